@@ -1,0 +1,103 @@
+package config
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func load(env map[string]string) (*Config, error) {
+	return Load(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"PORT", c.Port, 3000},
+		{"BASE_URL", c.BaseURL.String(), "http://localhost:3000"},
+		{"APP_ENV", c.AppEnv, "development"},
+		{"DATA_DIR", c.DataDir, "./data"},
+		{"AUTH_RATE_LIMIT_ENABLED", c.AuthRateLimitEnabled, false},
+		{"AUTH_PASSWORD_MIN_LENGTH", c.AuthPasswordMinLength, 8},
+		{"AUTH_PASSWORD_MAX_LENGTH", c.AuthPasswordMaxLength, 128},
+		{"AUTH_SESSION_EXPIRES_IN", c.AuthSessionExpiresIn, 7 * 24 * time.Hour},
+		{"AUTH_SESSION_UPDATE_AGE", c.AuthSessionUpdateAge, 24 * time.Hour},
+		{"AUTH_CHANGE_EMAIL_ENABLED", c.AuthChangeEmailEnabled, true},
+		{"AUTH_DELETE_USER_ENABLED", c.AuthDeleteUserEnabled, true},
+		{"MARKETPLACE", c.Marketplace, "Amazon"},
+		{"LOG_LEVEL", c.LogLevel, slog.LevelError},
+		{"MAX_UPLOAD_BYTES", c.MaxUploadBytes, int64(4 << 30)},
+	}
+	for _, ck := range checks {
+		if ck.got != ck.want {
+			t.Errorf("%s default = %v, want %v", ck.name, ck.got, ck.want)
+		}
+	}
+}
+
+func TestProductionDefaults(t *testing.T) {
+	c, err := load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.AuthRateLimitEnabled {
+		t.Error("rate limiting should be on by default in production")
+	}
+	c, err = load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 32), "AUTH_RATE_LIMIT_ENABLED": "false"})
+	if err != nil || c.AuthRateLimitEnabled {
+		t.Errorf("AUTH_RATE_LIMIT_ENABLED=false should override production: %v %v", c, err)
+	}
+}
+
+func TestParsedValues(t *testing.T) {
+	c, err := load(map[string]string{
+		"PORT": "8080", "BASE_URL": "https://trends.example.com/", "AUTH_SESSION_FRESH_AGE": "0",
+		"TRUSTED_ORIGINS": "https://a.example.com, https://b.example.com/path", "AUTH_ADMIN_EMAILS": "Boss@Example.com",
+		"LOG_LEVEL": "debug", "DATABASE_URL": "postgres://root@127.0.0.1:5432/test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Port != 8080 || c.BaseURL.String() != "https://trends.example.com" || c.AuthSessionFreshAge != 0 {
+		t.Errorf("got port %d base %s fresh %v", c.Port, c.BaseURL, c.AuthSessionFreshAge)
+	}
+	if strings.Join(c.TrustedOrigins, " ") != "https://a.example.com https://b.example.com" {
+		t.Errorf("TrustedOrigins = %v", c.TrustedOrigins)
+	}
+	if c.AdminEmails[0] != "boss@example.com" || c.LogLevel != slog.LevelDebug {
+		t.Errorf("AdminEmails %v LogLevel %v", c.AdminEmails, c.LogLevel)
+	}
+}
+
+// Every bad value stops start-up with a message naming the variable.
+func TestBadValuesNameTheVariable(t *testing.T) {
+	cases := map[string]string{
+		"PORT": "abc", "BASE_URL": "ftp://x", "APP_ENV": "staging", "DATABASE_URL": "mysql://x",
+		"REDIS_URL": "http://x", "SMTP_URL": "mail.example.com", "AUTH_SECRET": "short",
+		"AUTH_REQUIRE_EMAIL_VERIFICATION": "maybe", "AUTH_RATE_LIMIT_ENABLED": "2x",
+		"AUTH_SESSION_EXPIRES_IN": "0", "AUTH_SESSION_UPDATE_AGE": "-1", "AUTH_SESSION_FRESH_AGE": "1d",
+		"AUTH_PASSWORD_MIN_LENGTH": "0", "AUTH_PASSWORD_MAX_LENGTH": "x", "TRUSTED_ORIGINS": "not a url",
+		"LOG_LEVEL": "loud", "MAX_UPLOAD_BYTES": "0",
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := load(map[string]string{name: value})
+			if err == nil || !strings.HasPrefix(err.Error(), name+":") {
+				t.Fatalf("%s=%q: err = %v, want one naming %s", name, value, err, name)
+			}
+		})
+	}
+	if _, err := load(map[string]string{"APP_ENV": "production"}); err == nil || !strings.Contains(err.Error(), "AUTH_SECRET") {
+		t.Errorf("production without AUTH_SECRET: %v", err)
+	}
+	if _, err := load(map[string]string{"AUTH_PASSWORD_MIN_LENGTH": "20", "AUTH_PASSWORD_MAX_LENGTH": "10"}); err == nil {
+		t.Error("max below min accepted")
+	}
+}
