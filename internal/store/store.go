@@ -1,0 +1,112 @@
+// Package store keeps accounts in SQLite (the embedded default) or PostgreSQL, in Better Auth's
+// core schema so a database written by a Better Auth app is used as is. One file per table;
+// dialect differences live in dialect.go.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
+	_ "github.com/mattn/go-sqlite3"    // registers "sqlite3"
+	"github.com/pressly/goose/v3"
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+//go:embed migrations
+var migrations embed.FS
+
+// Store is the application database.
+type Store struct {
+	db      *sql.DB
+	dialect dialect
+}
+
+// Open connects to PostgreSQL when databaseURL is set, otherwise to SQLite at
+// dataDir/sellertrends.db, and applies pending migrations.
+func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
+	if databaseURL != "" {
+		return openWith(ctx, postgres, "pgx", databaseURL)
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data dir: %w", err)
+	}
+	return OpenSQLite(ctx, filepath.Join(dataDir, "sellertrends.db"))
+}
+
+// OpenSQLite opens (creating if needed) the SQLite database file at path.
+func OpenSQLite(ctx context.Context, path string) (*Store, error) {
+	// WAL lets readers proceed during writes; busy_timeout makes concurrent writers wait, not fail.
+	dsn := "file:" + path + "?_foreign_keys=on&_journal_mode=WAL&_busy_timeout=5000&_txlock=immediate"
+	return openWith(ctx, sqlite, "sqlite3", dsn)
+}
+
+func openWith(ctx context.Context, d dialect, driver, dsn string) (*Store, error) {
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	if d == sqlite {
+		db.SetMaxOpenConns(8)
+	} else {
+		db.SetMaxOpenConns(20)
+		db.SetMaxIdleConns(20)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: connect: %w", err)
+	}
+	s := &Store{db: db, dialect: d}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations, "migrations/"+s.dialect.dir())
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(s.dialect.goose(), s.db, sub)
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	return nil
+}
+
+// DB exposes the connection pool to packages that own their own tables (rate limits, workspaces).
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Rebind rewrites ?-placeholders for the store's dialect.
+func (s *Store) Rebind(q string) string { return s.dialect.rebind(q) }
+
+// Time converts t to the value this dialect stores for a date column.
+func (s *Store) Time(t timeValue) any { return s.dialect.timeArg(t) }
+
+// Close closes the pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, s.dialect.rebind(q), args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, s.dialect.rebind(q), args...)
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, s.dialect.rebind(q), args...)
+}
