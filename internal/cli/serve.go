@@ -12,8 +12,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
+	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 // serve starts the HTTP server and stops it gracefully on SIGINT/SIGTERM.
@@ -75,6 +79,45 @@ func (a *App) Close() {
 // buildApp opens storage and wires the HTTP handlers. Tests call it too (through testkit).
 func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
 	app := &App{}
-	app.Handler = server.New(cfg, server.Deps{})
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	app.closers = append(app.closers, st.Close)
+	secret, err := authSecret(cfg)
+	if err != nil {
+		return nil, err
+	}
+	deps := server.Deps{}
+	sender, outbox, err := mailer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if outbox != nil {
+		deps.Outbox = outbox
+	}
+	authSvc := auth.New(cfg, st, sender, limiter(cfg), secret)
+	deps.Auth = authSvc.Handler()
+	app.Handler = server.New(cfg, deps)
 	return app, nil
+}
+
+// mailer sends over SMTP when SMTP_URL is set; otherwise (development only) into the outbox.
+func mailer(cfg *config.Config) (mail.Sender, *mail.Outbox, error) {
+	if cfg.SMTPURL != "" {
+		s, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+		return s, nil, err
+	}
+	if cfg.Production() {
+		return nil, nil, errors.New("SMTP_URL is required in production: mails cannot be sent")
+	}
+	o := &mail.Outbox{}
+	return o, o, nil
+}
+
+func limiter(cfg *config.Config) ratelimit.Limiter {
+	if !cfg.AuthRateLimitEnabled {
+		return ratelimit.Off{}
+	}
+	return ratelimit.NewMemory()
 }

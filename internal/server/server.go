@@ -30,7 +30,7 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	}
 	if d.Outbox != nil {
 		mux.Handle("/dev/outbox", d.Outbox)
-		mux.Handle("/dev/outbox/", d.Outbox)
+		mux.Handle("/dev/outbox.json", d.Outbox)
 	}
 	mux.Handle("/", newSPA(cfg))
 	return securityHeaders(mux)

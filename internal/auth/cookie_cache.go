@@ -1,0 +1,112 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// The session_data cookie caches session and user for cookieCacheMaxAge so get-session needs no
+// database read. Format (Better Auth's "compact" strategy):
+//   base64url({"session": <payload>, "expiresAt": <ms>, "signature": base64url(HMAC(secret, payload+expiresAt))})
+// where the signed text is JSON.stringify({...payload, expiresAt}).
+
+type cachePayload struct {
+	Session   SessionJSON `json:"session"`
+	User      UserJSON    `json:"user"`
+	UpdatedAt int64       `json:"updatedAt"`
+	Version   string      `json:"version"`
+}
+
+type cacheEnvelope struct {
+	Session   json.RawMessage `json:"session"`
+	ExpiresAt int64           `json:"expiresAt"`
+	Signature string          `json:"signature"`
+}
+
+// cacheSignedText rebuilds JSON.stringify({...payload, expiresAt}) from the payload's own bytes,
+// so cookies written by Better Auth verify whatever key order they use.
+func cacheSignedText(payload []byte, expiresAt int64) []byte {
+	if len(payload) < 2 || payload[len(payload)-1] != '}' {
+		return nil
+	}
+	sep := ","
+	if len(payload) == 2 { // "{}"
+		sep = ""
+	}
+	out := append([]byte{}, payload[:len(payload)-1]...)
+	return append(out, []byte(sep+`"expiresAt":`+strconv.FormatInt(expiresAt, 10)+`}`)...)
+}
+
+func (s *Service) cacheSignature(text []byte) string {
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write(text)
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// encodeCookieCache returns the session_data value, or "" when it would exceed the cookie limit.
+func (s *Service) encodeCookieCache(sess SessionJSON, user UserJSON, now time.Time) string {
+	payload := compactJSON(cachePayload{Session: sess, User: user, UpdatedAt: now.UnixMilli(), Version: "1"})
+	exp := now.Add(cookieCacheMaxAge).UnixMilli()
+	env := cacheEnvelope{Session: payload, ExpiresAt: exp, Signature: s.cacheSignature(cacheSignedText(payload, exp))}
+	v := base64.RawURLEncoding.EncodeToString(compactJSON(env))
+	if len(v) > sessionDataMax {
+		return ""
+	}
+	return v
+}
+
+// decodeCookieCache verifies a session_data value and returns its payload if still fresh.
+func (s *Service) decodeCookieCache(value string, now time.Time) (*cachePayload, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(value)
+	if err != nil {
+		return nil, false
+	}
+	var env cacheEnvelope
+	if err := json.Unmarshal(raw, &env); err != nil || env.Signature == "" {
+		return nil, false
+	}
+	want := s.cacheSignature(cacheSignedText(env.Session, env.ExpiresAt))
+	if !hmac.Equal([]byte(want), []byte(env.Signature)) {
+		return nil, false
+	}
+	var p cachePayload
+	if err := json.Unmarshal(env.Session, &p); err != nil {
+		return nil, false
+	}
+	if (p.Version != "" && p.Version != "1") || env.ExpiresAt < now.UnixMilli() || time.Time(p.Session.ExpiresAt).Before(now) {
+		return nil, false
+	}
+	return &p, true
+}
+
+// setSessionCookies writes the token cookie (browser-session only when dontRemember), the
+// dont_remember marker and the cache cookie, as Better Auth's setSessionCookie does.
+func (s *Service) setSessionCookies(w http.ResponseWriter, r *http.Request, sess SessionJSON, user UserJSON, dontRemember bool) {
+	maxAge := s.cfg.AuthSessionExpiresIn
+	if dontRemember {
+		maxAge = 0
+		s.setSignedCookie(w, s.cookies.dontRemember, "true", 0)
+	} else if r != nil && s.readSigned(r, s.cookies.dontRemember) != "" {
+		s.setCookie(w, s.cookies.dontRemember, "", -1)
+	}
+	s.setSignedCookie(w, s.cookies.sessionToken, sess.Token, maxAge)
+	s.setCacheCookie(w, sess, user, dontRemember)
+}
+
+func (s *Service) setCacheCookie(w http.ResponseWriter, sess SessionJSON, user UserJSON, dontRemember bool) {
+	v := s.encodeCookieCache(sess, user, s.now())
+	if v == "" {
+		s.setCookie(w, s.cookies.sessionData, "", -1)
+		return
+	}
+	age := cookieCacheMaxAge
+	if dontRemember {
+		age = 0
+	}
+	s.setCookie(w, s.cookies.sessionData, v, age)
+}

@@ -1,0 +1,72 @@
+package auth
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
+)
+
+// Field limits: generous for real input, small enough that no body is expensive to handle.
+const (
+	maxEmailLen = 254
+	maxNameLen  = 256
+	maxURLLen   = 2048
+	maxTokenLen = 2048
+)
+
+// decode reads a JSON body into dst with the shared cap and error shapes.
+func decode(w http.ResponseWriter, r *http.Request, dst any) error {
+	return httpx.DecodeJSON(w, r, dst, httpx.DefaultMaxBody)
+}
+
+// fields collects validation failures in zod's message form: "[body.email] Invalid input: ...".
+type fields []string
+
+func (f *fields) required(name string, v *string) {
+	if v == nil {
+		*f = append(*f, fmt.Sprintf("[body.%s] Invalid input: expected string, received undefined", name))
+	}
+}
+
+func (f *fields) maxLen(name string, v *string, n int) {
+	if v != nil && utf8.RuneCountInString(*v) > n {
+		*f = append(*f, fmt.Sprintf("[body.%s] Too big: expected string to have <=%d characters", name, n))
+	}
+}
+
+func (f fields) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return httpx.BadRequest(strings.Join(f, "; "))
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// emailPattern follows zod's email check: a dotted local part and a domain with a TLD.
+var emailPattern = regexp.MustCompile(`^[A-Za-z0-9_'+\-\.]*[A-Za-z0-9_+\-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`)
+
+func validEmail(s string) bool {
+	return len(s) <= maxEmailLen && !strings.HasPrefix(s, ".") && !strings.Contains(s, "..") && emailPattern.MatchString(s)
+}
+
+// checkPassword applies AUTH_PASSWORD_MIN_LENGTH / MAX_LENGTH (counted in characters).
+func (s *Service) checkPassword(pw string) error {
+	n := utf8.RuneCountInString(pw)
+	if n < s.cfg.AuthPasswordMinLength {
+		return errPasswordTooShort
+	}
+	if n > s.cfg.AuthPasswordMaxLength {
+		return errPasswordTooLong
+	}
+	return nil
+}
