@@ -32,6 +32,7 @@ func New(cfg *config.Config, d Deps) http.Handler {
 		mux.Handle("/dev/outbox", d.Outbox)
 		mux.Handle("/dev/outbox.json", d.Outbox)
 	}
+	mux.HandleFunc("/_serverFn/{id}", serverFn)
 	mux.Handle("/", newSPA(cfg))
 	return securityHeaders(mux)
 }
