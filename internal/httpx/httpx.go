@@ -55,6 +55,9 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, max int64) erro
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field == "" {
+			return BadRequest("Body must be an object")
+		}
 		if errors.As(err, &typeErr) {
 			return BadRequest(fmt.Sprintf("[body.%s] Invalid input: expected %s, received %s", typeErr.Field, typeErr.Type.Kind(), typeErr.Value))
 		}
