@@ -139,4 +139,3 @@ func (b *dbBool) Scan(v any) error {
 	}
 	return nil
 }
-

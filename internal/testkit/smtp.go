@@ -117,7 +117,7 @@ type session struct {
 }
 
 func (s *session) Mail(from string, _ *smtp.MailOptions) error { s.from = from; return nil }
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error  { s.to = append(s.to, to); return nil }
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error   { s.to = append(s.to, to); return nil }
 func (s *session) Data(r io.Reader) error {
 	var b bytes.Buffer
 	if _, err := io.Copy(&b, r); err != nil {
