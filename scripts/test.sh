@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "==> installing web dependencies"
-(cd web && npm ci --no-audit --no-fund)
+(cd web && npm install --no-audit --no-fund)  # npm ci rejects this lock file over optional platform packages
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   echo "==> installing chromium (Debian)"
