@@ -1,0 +1,339 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// columns maps lower-cased header names to their index.
+type columns map[string]int
+
+func (c columns) get(rec []string, name string) string {
+	if i, ok := c[name]; ok && i < len(rec) {
+		return strings.TrimSpace(rec[i])
+	}
+	return ""
+}
+
+// shareUnit says how a layout writes shares.
+type shareUnit int
+
+const (
+	percentPoints shareUnit = iota // "38.62" or "38.62%"
+	fraction                       // "0.3862"; values above 1 are read as percent points
+)
+
+// csvLayout describes one accepted CSV layout by its header.
+type csvLayout struct {
+	layout   Layout
+	first    []string // the header's first cells, lower-cased, that identify the layout
+	required []string
+	unit     shareUnit
+	rank     string
+	term     string
+	dept     string
+	date     string
+	product  func(n int) (asin, title, click, conv string)
+	brand    func(n int) string
+	category func(n int) string
+}
+
+var csvLayouts = []csvLayout{
+	{
+		layout: LayoutAmazonTST, first: []string{"search frequency rank", "search term", "top clicked brand #1"},
+		required: []string{"search frequency rank", "search term", "top clicked product #1: asin"},
+		unit:     percentPoints, rank: "search frequency rank", term: "search term", date: "reporting date",
+		product: func(n int) (string, string, string, string) {
+			p := fmt.Sprintf("top clicked product #%d: ", n)
+			return p + "asin", p + "product title", p + "click share", p + "conversion share"
+		},
+		brand: func(n int) string {
+			if n == 1 {
+				return "top clicked brand #1"
+			}
+			return fmt.Sprintf("top clicked brands #%d", n) // Amazon's own spelling for #2 and #3
+		},
+		category: func(n int) string { return fmt.Sprintf("top clicked category #%d", n) },
+	},
+	{
+		layout: LayoutAmazonDept, first: []string{"department", "search term", "search frequency rank"},
+		required: []string{"department", "search term", "search frequency rank", "#1 clicked asin"},
+		unit:     percentPoints, rank: "search frequency rank", term: "search term", dept: "department",
+		product: func(n int) (string, string, string, string) {
+			p := fmt.Sprintf("#%d ", n)
+			return p + "clicked asin", p + "product title", p + "click share", p + "conversion share"
+		},
+	},
+	{
+		layout: LayoutWalmartTST, first: []string{"reportdate", "searchkeyword", "searchkeywordfrequencyrank"},
+		required: []string{"reportdate", "searchkeyword", "searchkeywordfrequencyrank", "item1id"},
+		unit:     fraction, rank: "searchkeywordfrequencyrank", term: "searchkeyword", date: "reportdate",
+		product: func(n int) (string, string, string, string) {
+			p := fmt.Sprintf("item%d", n)
+			return p + "id", p + "name", p + "clickshare", p + "conversionshare"
+		},
+		brand: func(n int) string { return fmt.Sprintf("item%dbrandname", n) },
+	},
+}
+
+// slotCols are a product slot's column indices (-1 when absent).
+type slotCols struct{ asin, title, click, conv, brand, category int }
+
+// csvSource reads one CSV report.
+type csvSource struct {
+	r       *csv.Reader
+	layout  *csvLayout
+	cols    columns
+	rankCol int
+	termCol int
+	deptCol int
+	slots   [3]slotCols
+	names   []string // header as written, for messages
+	pending []string // the first data record, read early to find its Reporting Date
+	width   int
+}
+
+func (s *Source) initCSV(br *bufio.Reader, name string, opts Options) error {
+	r := csv.NewReader(br)
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	rec, err := r.Read()
+	if err != nil {
+		return csvError(err)
+	}
+	var md metadata
+	if !looksLikeHeader(rec) && strings.Contains(strings.Join(rec, ","), "=[") {
+		md = parseMetadata(rec)
+		if _, ok := md["brand"]; ok {
+			return sqpError()
+		}
+		if _, ok := md["asin or product"]; ok {
+			return sqpError()
+		}
+		if rec, err = r.Read(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return &ParseError{Line: 2, Expected: "missing header: the file ends after its metadata line"}
+			}
+			return csvError(err)
+		}
+	}
+	line, _ := r.FieldPos(0)
+	cs := &csvSource{r: r, names: append([]string(nil), rec...)}
+	if err := cs.matchHeader(rec, line); err != nil {
+		return err
+	}
+	first, err := r.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return csvError(err)
+	default:
+		cs.pending = append([]string(nil), first...)
+	}
+	s.meta = Meta{Layout: cs.layout.layout, Name: name, Rolling: cs.layout.layout == LayoutWalmartTST}
+	if err := s.resolveCSV(cs, md, name, opts); err != nil {
+		return err
+	}
+	s.next = cs.next
+	return nil
+}
+
+func looksLikeHeader(rec []string) bool {
+	if len(rec) == 0 {
+		return false
+	}
+	h := strings.ToLower(strings.TrimSpace(rec[0]))
+	return h == "search frequency rank" || h == "department" || h == "reportdate" || h == "search query" || h == "reporting date"
+}
+
+func sqpError() error {
+	return fileError("this is a Search Query Performance report, not a search-terms report: download the Top Search Terms report from Brand Analytics")
+}
+
+// matchHeader identifies the layout from the header and checks its required columns.
+func (cs *csvSource) matchHeader(rec []string, line int) error {
+	lower := make([]string, len(rec))
+	for i, h := range rec {
+		lower[i] = strings.ToLower(strings.TrimSpace(h))
+	}
+	if len(lower) > 0 && (lower[0] == "search query" || (len(lower) > 1 && lower[0] == "reporting date" && lower[1] == "search query")) {
+		return sqpError()
+	}
+	for i := range csvLayouts {
+		l := &csvLayouts[i]
+		if len(lower) < len(l.first) || strings.Join(lower[:len(l.first)], ",") != strings.Join(l.first, ",") {
+			continue
+		}
+		cs.layout, cs.cols, cs.width = l, columns{}, len(rec)
+		for j, h := range lower {
+			cs.cols[h] = j
+		}
+		for _, req := range l.required {
+			if _, ok := cs.cols[req]; !ok {
+				return &ParseError{Line: line, ColumnName: req, Expected: "the header lacks the required column " + req}
+			}
+		}
+		cs.indexColumns()
+		return nil
+	}
+	got := strings.Join(rec[:min(3, len(rec))], ",")
+	return &ParseError{Line: line, Value: got, Expected: "not a search-terms report: expected a header starting " +
+		"Search Frequency Rank,Search Term,Top Clicked Brand #1 (Top Search Terms), Department,Search Term,Search Frequency Rank (older layout), " +
+		"or reportDate,searchKeyword,searchKeywordFrequencyRank (Walmart)"}
+}
+
+// indexColumns looks every column up once, so rows are converted without map lookups.
+func (cs *csvSource) indexColumns() {
+	idx := func(name string) int {
+		if i, ok := cs.cols[name]; ok && name != "" {
+			return i
+		}
+		return -1
+	}
+	l := cs.layout
+	cs.rankCol, cs.termCol, cs.deptCol = idx(l.rank), idx(l.term), idx(l.dept)
+	for n := 1; n <= 3; n++ {
+		asin, title, click, conv := l.product(n)
+		sc := slotCols{asin: idx(asin), title: idx(title), click: idx(click), conv: idx(conv), brand: -1, category: -1}
+		if l.brand != nil {
+			sc.brand = idx(l.brand(n))
+		}
+		if l.category != nil {
+			sc.category = idx(l.category(n))
+		}
+		cs.slots[n-1] = sc
+	}
+}
+
+func cell(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+// resolveCSV finds the period and marketplace from the metadata line, the Reporting Date
+// column, the file name and the caller, in that order.
+func (s *Source) resolveCSV(cs *csvSource, md metadata, name string, opts Options) error {
+	var sources []found
+	if p, ok := md.period(); ok {
+		sources = append(sources, found{source: "the file's metadata line", period: &p})
+	}
+	if d := md["department"]; d != "" {
+		sources = append(sources, found{source: "the file's metadata line", marketplace: departmentMarketplace(d)})
+	}
+	fileMarket, filePeriod, nameOK := fromFileName(name)
+	kind := md.kind()
+	if kind == "" && nameOK {
+		kind = filePeriod.Kind
+	}
+	if kind == "" && opts.Period != nil {
+		kind = opts.Period.Kind
+	}
+	if cs.layout.layout == LayoutWalmartTST {
+		kind = Week
+		sources = append(sources, found{source: "the layout", marketplace: Walmart})
+	}
+	if cs.pending != nil && cs.layout.date != "" && kind != "" {
+		if d, ok := parseDate(cs.cols.get(cs.pending, cs.layout.date)); ok {
+			sources = append(sources, found{source: "the Reporting Date column", period: periodPtr(periodEnding(kind, d))})
+		}
+	}
+	if cs.pending != nil && cs.layout.dept != "" {
+		if m := departmentMarketplace(cs.cols.get(cs.pending, cs.layout.dept)); m != "" {
+			sources = append(sources, found{source: "the Department column", marketplace: m})
+		}
+	}
+	if nameOK {
+		sources = append(sources, found{source: "the file name", period: &filePeriod, marketplace: fileMarket})
+	} else if fileMarket != "" {
+		sources = append(sources, found{source: "the file name", marketplace: fileMarket})
+	}
+	return resolve(&s.meta, opts, sources...)
+}
+
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{Line: pe.StartLine, Column: pe.Column, Expected: "malformed CSV: " + pe.Err.Error() + " (a quote never closed usually means the file was cut short)"}
+	}
+	return err
+}
+
+// next reads and converts one record.
+func (cs *csvSource) next() (Row, error) {
+	var rec []string
+	if cs.pending != nil {
+		rec, cs.pending = cs.pending, nil
+	} else {
+		var err error
+		if rec, err = cs.r.Read(); err != nil {
+			return Row{}, csvError(err)
+		}
+	}
+	line, _ := cs.r.FieldPos(0)
+	if len(rec) < len(cs.layout.required) || (len(rec) < cs.width && len(rec) < 4) {
+		return Row{}, &ParseError{Line: line, Expected: fmt.Sprintf("a row of %d cells, found %d (a truncated line?)", cs.width, len(rec))}
+	}
+	if len(rec) != cs.width {
+		return Row{}, &ParseError{Line: line, Expected: fmt.Sprintf("%d cells as in the header, found %d", cs.width, len(rec))}
+	}
+	return cs.convert(rec, line)
+}
+
+func (cs *csvSource) convert(rec []string, line int) (Row, error) {
+	row := Row{Line: line, Term: cell(rec, cs.termCol)}
+	if row.Term == "" {
+		return Row{}, cs.cellError(rec, line, cs.termCol, "a search term (it is blank)")
+	}
+	rank, err := strconv.ParseInt(cell(rec, cs.rankCol), 10, 32)
+	if err != nil || rank < 1 {
+		return Row{}, cs.cellError(rec, line, cs.rankCol, "a positive whole number (the search frequency rank)")
+	}
+	row.Rank = int32(rank)
+	row.Department = cell(rec, cs.deptCol)
+	unit := cs.layout.unit
+	for n, sc := range cs.slots {
+		p := Product{ASIN: cell(rec, sc.asin), Title: cell(rec, sc.title)}
+		if p.ClickShare, err = parseShare(cell(rec, sc.click), unit); err != nil {
+			return Row{}, cs.cellError(rec, line, sc.click, err.Error())
+		}
+		if p.ConversionShare, err = parseShare(cell(rec, sc.conv), unit); err != nil {
+			return Row{}, cs.cellError(rec, line, sc.conv, err.Error())
+		}
+		row.Products[n] = p
+		row.Brands[n] = cell(rec, sc.brand)
+		row.Categories[n] = cell(rec, sc.category)
+	}
+	return row, nil
+}
+
+func (cs *csvSource) cellError(rec []string, line, i int, expected string) *ParseError {
+	v := ""
+	if i < len(rec) {
+		v = rec[i]
+	}
+	return &ParseError{Line: line, Column: i + 1, ColumnName: cs.names[i], Value: v, Expected: "expected " + expected}
+}
+
+// parseShare reads a share as a fraction 0..1; blank is NoShare.
+func parseShare(s string, unit shareUnit) (float32, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return NoShare, nil
+	}
+	pct := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || v < 0 || v > 100 {
+		return 0, errors.New("a share between 0 and 100 (percent) or 0 and 1 (fraction)")
+	}
+	if pct || unit == percentPoints || v > 1 {
+		v /= 100
+	}
+	return float32(v), nil
+}
