@@ -49,18 +49,18 @@ func near(a float32, b float64) bool { return math.Abs(float64(a)-b) < 1e-6 }
 func TestSampleFiles(t *testing.T) {
 	apr5, _ := ParsePeriod("2026-04-05..2026-04-11")
 	cases := []struct {
-		file        string
-		opts        Options
-		layout      Layout
-		market      string
-		period      string
-		rows        int
-		term        string
-		rank        int32
-		asin1       string
-		click1      float64
-		brand1      string
-		department  string
+		file       string
+		opts       Options
+		layout     Layout
+		market     string
+		period     string
+		rows       int
+		term       string
+		rank       int32
+		asin1      string
+		click1     float64
+		brand1     string
+		department string
 	}{
 		{"US_Top_Search_Terms_Simple_Week_2026_04_11.csv", Options{}, LayoutAmazonTST, "amazon.com", "week 2026-04-05..2026-04-11", 100, "paper towels", 4, "B0DJOYKVJ9", 0.3862, "Juniper & Jade", ""},
 		{"US_Top_Search_Terms_Simple_Month_2026_03_31.csv", Options{}, LayoutAmazonTST, "amazon.com", "month 2026-03-01..2026-03-31", 60, "paper towels", 4, "B0DJOYKVJ9", 0.2092, "Juniper & Jade", ""},
