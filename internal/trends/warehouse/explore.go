@@ -1,0 +1,218 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// Windows are the change windows every list offers (periods).
+var Windows = []int{1, 4, 13, 52}
+
+// SortKeys are the measures a list can be sorted by.
+var SortKeys = map[string]string{
+	"rank": "rank", "term": "term", "change1": "ch_1", "change4": "ch_4", "change13": "ch_13", "change52": "ch_52",
+	"clickConcentration": "click_conc", "conversionConcentration": "conv_conc", "seasonality": "seasonality",
+	"comingUp": "coming_up", "periodsPresent": "periods_present",
+}
+
+// Lists are the named selections: movers, new terms, breakouts and coming-up terms.
+var Lists = []string{"all", "risers", "fallers", "new", "breakouts", "coming-up"}
+
+// ExploreQuery selects and orders terms of a dataset's latest period. The handler validates it.
+type ExploreQuery struct {
+	Search     string // substring (or prefix) of the term, case-insensitive
+	Prefix     bool
+	List       string // one of Lists
+	Window     int    // for risers and fallers
+	MinRank    int
+	MaxRank    int
+	Category   string
+	Brand      string
+	ASIN       string
+	MinPeriods int
+	Sort       string // a key of SortKeys
+	Desc       bool
+	Limit      int
+	Offset     int
+}
+
+// TermRow is one term with every measure, as lists show it.
+type TermRow struct {
+	Term           string      `json:"term"`
+	Rank           int         `json:"rank"`
+	Ranks          [4]*int     `json:"ranksAgo"` // rank 1, 4, 13, 52 periods ago
+	Changes        [4]*float64 `json:"changes"`  // log2 change over 1, 4, 13, 52 periods
+	PeriodsPresent int         `json:"periodsPresent"`
+	New            bool        `json:"new"`
+	Breakout       bool        `json:"breakout"`
+	ClickConc      float64     `json:"clickConcentration"`
+	ConvConc       float64     `json:"conversionConcentration"`
+	Seasonality    *float64    `json:"seasonality"`
+	ComingUp       *float64    `json:"comingUp"`
+	Spark          []*int      `json:"spark"`
+	TopBrand       string      `json:"topBrand,omitempty"`
+	TopCategory    string      `json:"topCategory,omitempty"`
+	TopASIN        string      `json:"topAsin,omitempty"`
+}
+
+// Page is one page of a list and the total it pages over.
+type Page struct {
+	Total int       `json:"total"`
+	Rows  []TermRow `json:"rows"`
+}
+
+// where builds the filter; every value is a parameter.
+func (q ExploreQuery) where(ds int) (string, []any) {
+	conds, args := []string{"s.dataset_id = ?"}, []any{ds}
+	add := func(c string, a ...any) { conds, args = append(conds, c), append(args, a...) }
+	if q.Search != "" {
+		pattern := escapeLike(strings.ToLower(q.Search)) + "%"
+		if !q.Prefix {
+			pattern = "%" + pattern
+		}
+		add(`lower(s.term) like ? escape '\'`, pattern)
+	}
+	ch := fmt.Sprintf("s.ch_%d", q.Window)
+	switch q.List {
+	case "risers":
+		add(ch + " > 0")
+	case "fallers":
+		add(ch + " < 0")
+	case "new":
+		add("s.is_new")
+	case "breakouts":
+		add("s.breakout")
+	case "coming-up":
+		add("s.coming_up > 0")
+	}
+	if q.MinRank > 0 {
+		add("s.rank >= ?", q.MinRank)
+	}
+	if q.MaxRank > 0 {
+		add("s.rank <= ?", q.MaxRank)
+	}
+	if q.MinPeriods > 0 {
+		add("s.periods_present >= ?", q.MinPeriods)
+	}
+	if q.Brand != "" {
+		add(`exists (select 1 from fact f join brand b on b.id in (f.brand1, f.brand2, f.brand3)
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id) and lower(b.name) = lower(?))`, q.Brand)
+	}
+	if q.Category != "" {
+		add(`exists (select 1 from fact f left join category c on c.id in (f.cat1, f.cat2, f.cat3)
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id)
+			and (lower(c.name) = lower(?) or lower(f.department) = lower(?)))`, q.Category, q.Category)
+	}
+	if q.ASIN != "" {
+		add(`exists (select 1 from fact f join asin a on a.id in (f.asin1, f.asin2, f.asin3)
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id) and a.asin = ?)`, strings.ToUpper(q.ASIN))
+	}
+	return strings.Join(conds, " and "), args
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// orderBy sorts by a whitelisted column, NULLs last, with term_id as the tiebreaker so paging is stable.
+func (q ExploreQuery) orderBy() string {
+	col, ok := SortKeys[q.Sort]
+	if !ok {
+		col = "rank"
+	}
+	dir := "asc"
+	if q.Desc {
+		dir = "desc"
+	}
+	return fmt.Sprintf("s.%s %s nulls last, s.term_id", col, dir)
+}
+
+const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, s.ch_1, s.ch_4, s.ch_13, s.ch_52,
+	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
+	b.name, c.name, a.asin`
+
+// Explore returns one page of terms and the total count.
+func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
+	where, args := q.where(d.ID)
+	page := &Page{Rows: []TermRow{}}
+	if err := w.db.QueryRowContext(ctx, `select count(*) from term_stats s where `+where, args...).Scan(&page.Total); err != nil {
+		return nil, fmt.Errorf("explore: count: %w", err)
+	}
+	err := w.scanTerms(ctx, where, args, q.orderBy(), q.Limit, q.Offset, func(r TermRow) error {
+		page.Rows = append(page.Rows, r)
+		return nil
+	})
+	return page, err
+}
+
+// ExportTerms streams every term the query selects, in order, to fn (CSV export).
+func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery, fn func(TermRow) error) error {
+	where, args := q.where(d.ID)
+	return w.scanTerms(ctx, where, args, q.orderBy(), -1, 0, fn)
+}
+
+func (w *Warehouse) scanTerms(ctx context.Context, where string, args []any, order string, limit, offset int, fn func(TermRow) error) error {
+	sqlText := `select ` + termRowColumns + ` from term_stats s
+		left join brand b on b.id = s.brand1 left join category c on c.id = s.cat1 left join asin a on a.id = s.asin1
+		where ` + where + ` order by ` + order
+	if limit >= 0 {
+		sqlText += ` limit ? offset ?`
+		args = append(args, limit, offset)
+	}
+	rows, err := w.db.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanTermRow(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func scanTermRow(rows *sql.Rows) (TermRow, error) {
+	var r TermRow
+	var ranks [4]sql.NullInt64
+	var ch [4]sql.NullFloat64
+	var season, coming sql.NullFloat64
+	var spark []any
+	var brand, cat, asin sql.NullString
+	err := rows.Scan(&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
+		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &brand, &cat, &asin)
+	if err != nil {
+		return r, fmt.Errorf("explore: scan: %w", err)
+	}
+	for i := range 4 {
+		if ranks[i].Valid {
+			v := int(ranks[i].Int64)
+			r.Ranks[i] = &v
+		}
+		if ch[i].Valid {
+			v := ch[i].Float64
+			r.Changes[i] = &v
+		}
+	}
+	if season.Valid {
+		r.Seasonality = &season.Float64
+	}
+	if coming.Valid {
+		r.ComingUp = &coming.Float64
+	}
+	r.Spark = make([]*int, len(spark))
+	for i, v := range spark {
+		if n, ok := v.(int32); ok {
+			x := int(n)
+			r.Spark[i] = &x
+		}
+	}
+	r.TopBrand, r.TopCategory, r.TopASIN = brand.String, cat.String, asin.String
+	return r, nil
+}

@@ -1,0 +1,47 @@
+package warehouse
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+func openTemp(t *testing.T) *Warehouse {
+	t.Helper()
+	w, err := OpenFile(context.Background(), filepath.Join(t.TempDir(), "t.duckdb"), "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// importFiles imports sample files in order into workspace ws and returns the last record.
+func importFiles(t *testing.T, w *Warehouse, ws string, files ...string) *PeriodRecord {
+	t.Helper()
+	var rec *PeriodRecord
+	for _, f := range files {
+		srcs, err := report.Open(f, report.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err = w.Import(context.Background(), srcs[0], ImportOptions{Workspace: ws, ImportedBy: "test"})
+		srcs[0].Close()
+		if err != nil {
+			t.Fatalf("import %s: %v", f, err)
+		}
+	}
+	return rec
+}
+
+func seriesFiles(t *testing.T, n int) []string {
+	files, _ := filepath.Glob("testdata/US_Top_Search_Terms_Simple_Week_*.csv")
+	sort.Strings(files)
+	if len(files) != 8 {
+		t.Fatalf("want the 8 weekly samples, found %d", len(files))
+	}
+	return files[:n]
+}

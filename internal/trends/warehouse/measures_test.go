@@ -1,0 +1,266 @@
+package warehouse
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+// memSource is an in-memory report; failAt > 0 makes row failAt fail like a broken line.
+type memSource struct {
+	meta   report.Meta
+	rows   []report.Row
+	i      int
+	failAt int
+}
+
+func (m *memSource) Meta() report.Meta { return m.meta }
+func (m *memSource) Next() (report.Row, error) {
+	if m.failAt > 0 && m.i+1 == m.failAt {
+		return report.Row{}, &report.ParseError{Line: m.failAt + 2, Expected: "broken on purpose"}
+	}
+	if m.i >= len(m.rows) {
+		return report.Row{}, io.EOF
+	}
+	m.i++
+	return m.rows[m.i-1], nil
+}
+
+var week0 = time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC) // a Sunday
+
+// week builds a weekly report of term→rank (rank 0 = absent); asin is every term's top product.
+func week(n int, ranks map[string]int) *memSource {
+	start := week0.AddDate(0, 0, 7*n)
+	src := &memSource{meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Name: "mem",
+		Period: report.Period{Kind: report.Week, Start: start, End: start.AddDate(0, 0, 6)}}}
+	line := 3
+	for term, rank := range ranks {
+		if rank == 0 {
+			continue
+		}
+		r := report.Row{Line: line, Term: term, Rank: int32(rank), Brands: [3]string{"Acme"}}
+		r.Products[0] = report.Product{ASIN: "B0TEST0001", Title: "Test", ClickShare: 0.25, ConversionShare: 0.5}
+		r.Products[1] = report.Product{ASIN: "B0TEST0002", ClickShare: 0.125, ConversionShare: report.NoShare}
+		r.Products[2] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+		src.rows = append(src.rows, r)
+		line++
+	}
+	return src
+}
+
+func load(t *testing.T, w *Warehouse, ws string, weeks ...*memSource) *PeriodRecord {
+	t.Helper()
+	var rec *PeriodRecord
+	for _, s := range weeks {
+		var err error
+		if rec, err = w.Import(context.Background(), s, ImportOptions{Workspace: ws, ImportedBy: "t"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rec
+}
+
+func termRow(t *testing.T, w *Warehouse, d *Dataset, term string) TermRow {
+	t.Helper()
+	p, err := w.Explore(context.Background(), d, ExploreQuery{Search: term, Prefix: true, Window: 4, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Rows {
+		if r.Term == term {
+			return r
+		}
+	}
+	t.Fatalf("term %q not in the latest period", term)
+	return TermRow{}
+}
+
+func dataset(t *testing.T, w *Warehouse, ws string) *Dataset {
+	t.Helper()
+	all, err := w.Datasets(context.Background(), ws)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("datasets %v %v", all, err)
+	}
+	return &all[0]
+}
+
+func TestMeasuresAgainstHandComputedValues(t *testing.T) {
+	w := openTemp(t)
+	// deep is there so every week covers ranks down to 100.
+	load(t, w, "ws",
+		week(0, map[string]int{"riser": 80, "faller": 5, "deep": 100}),
+		week(1, map[string]int{"riser": 60, "faller": 6, "deep": 100}),
+		week(2, map[string]int{"riser": 40, "faller": 8, "deep": 100}),
+		week(3, map[string]int{"riser": 30, "faller": 9, "deep": 100}),
+		week(4, map[string]int{"riser": 20, "faller": 20, "newcomer": 50, "beyond": 150, "deep": 100}),
+	)
+	d := dataset(t, w, "ws")
+	riser := termRow(t, w, d, "riser")
+	if *riser.Ranks[1] != 80 || math.Abs(*riser.Changes[1]-2) > 1e-9 || math.Abs(*riser.Changes[0]-math.Log2(30.0/20)) > 1e-9 {
+		t.Errorf("riser: ranks %v changes %v, want ch4 = log2(80/20) = 2", riser.Ranks, riser.Changes)
+	}
+	if !riser.Breakout || riser.New {
+		t.Errorf("riser doubled over 4 weeks and rose 3 weeks running: breakout, not new (%+v)", riser)
+	}
+	if riser.Changes[2] != nil || riser.Changes[3] != nil {
+		t.Error("13- and 52-week changes must be empty ('still collecting'), not zero")
+	}
+	if f := termRow(t, w, d, "faller"); math.Abs(*f.Changes[1]-math.Log2(5.0/20)) > 1e-9 || f.Breakout {
+		t.Errorf("faller: %v", f.Changes)
+	}
+	if n := termRow(t, w, d, "newcomer"); !n.New || !n.Breakout || n.PeriodsPresent != 1 {
+		t.Errorf("newcomer (rank 50, above the previous deepest rank 100) should be new: %+v", n)
+	}
+	if b := termRow(t, w, d, "beyond"); b.New {
+		t.Error("a term ranked below what earlier files covered must not count as new")
+	}
+	if math.Abs(riser.ClickConc-0.375) > 1e-9 || math.Abs(riser.ConvConc-0.5) > 1e-9 {
+		t.Errorf("concentration %v %v, want 0.375 and 0.5", riser.ClickConc, riser.ConvConc)
+	}
+	if len(riser.Spark) != SparkPeriods || riser.Spark[12] == nil || *riser.Spark[12] != 20 || riser.Spark[7] != nil {
+		t.Errorf("spark %v", riser.Spark)
+	}
+	page, _ := w.Explore(context.Background(), d, ExploreQuery{List: "risers", Window: 4, Sort: "change4", Desc: true, Limit: 10})
+	if page.Total != 1 || page.Rows[0].Term != "riser" {
+		t.Errorf("risers: %+v", page)
+	}
+	page, _ = w.Explore(context.Background(), d, ExploreQuery{List: "new", Window: 4, Sort: "rank", Limit: 10})
+	if page.Total != 1 || page.Rows[0].Term != "newcomer" {
+		t.Errorf("new: %+v", page)
+	}
+}
+
+func TestGapsAreShownNotZeroFilled(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"a": 1}), week(1, map[string]int{"a": 2}), week(3, map[string]int{"a": 4}))
+	d := dataset(t, w, "ws")
+	s, err := w.DatasetSummary(context.Background(), d)
+	if err != nil || len(s.Periods) != 3 || len(s.Gaps) != 1 || !s.Gaps[0].Start.Equal(week0.AddDate(0, 0, 14)) {
+		t.Fatalf("summary %+v %v", s, err)
+	}
+	h, err := w.TermHistories(context.Background(), d, []string{"a", "missing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := h[0].Points
+	if len(pts) != 4 || pts[2].Loaded || pts[2].Rank != nil || *pts[3].Rank != 4 || !h[0].Found || h[1].Found {
+		t.Errorf("history %+v", h)
+	}
+	if pts[0].Products[0].ASIN != "B0TEST0001" || *pts[0].Products[0].ClickShare != 0.25 || pts[0].Products[1].ConversionShare != nil {
+		t.Errorf("products %+v", pts[0].Products)
+	}
+	if r := termRow(t, w, d, "a"); r.Changes[0] != nil {
+		t.Error("a 1-period change across a missing period must be empty")
+	}
+}
+
+func TestImportIsAtomic(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}))
+	d := dataset(t, w, "ws")
+	before := counts(t, w)
+
+	broken := week(1, map[string]int{"a": 1, "b": 2, "c": 3})
+	broken.failAt = 2
+	if _, err := w.Import(context.Background(), broken, ImportOptions{Workspace: "ws"}); err == nil {
+		t.Fatal("a file broken at row 2 was accepted")
+	}
+	failedReimport := week(0, map[string]int{"a": 7, "b": 8})
+	failedReimport.failAt = 2
+	if _, err := w.Import(context.Background(), failedReimport, ImportOptions{Workspace: "ws"}); err == nil {
+		t.Fatal("broken re-import accepted")
+	}
+	if after := counts(t, w); after != before {
+		t.Errorf("a failed import left traces: %v -> %v", before, after)
+	}
+	if r := termRow(t, w, d, "a"); r.Rank != 1 {
+		t.Errorf("failed re-import changed the old period: rank %d", r.Rank)
+	}
+	rec := load(t, w, "ws", week(0, map[string]int{"a": 5, "b": 2}))
+	if !rec.Replaced || termRow(t, w, d, "a").Rank != 5 || counts(t, w)[0] != before[0] {
+		t.Errorf("re-import should replace the period: %+v", rec)
+	}
+}
+
+func counts(t *testing.T, w *Warehouse) [3]int {
+	var c [3]int
+	w.db.QueryRow(`select (select count(*) from fact), (select count(*) from period), (select count(*) from term_stats)`).Scan(&c[0], &c[1], &c[2])
+	return c
+}
+
+func TestDuplicateTermsAreReported(t *testing.T) {
+	w := openTemp(t)
+	src := week(0, map[string]int{"a": 1})
+	src.rows = append(src.rows, report.Row{Line: 9, Term: "a", Rank: 2})
+	_, err := w.Import(context.Background(), src, ImportOptions{Workspace: "ws"})
+	var pe *report.ParseError
+	if !errors.As(err, &pe) || pe.Line != 9 {
+		t.Fatalf("duplicate: %v", err)
+	}
+	src.i = 0
+	rec, err := w.Import(context.Background(), src, ImportOptions{Workspace: "ws", Lenient: true})
+	if err != nil || rec.Rows != 1 || len(rec.Warnings) != 1 {
+		t.Fatalf("lenient duplicate: %+v %v", rec, err)
+	}
+}
+
+func TestPagingIsStable(t *testing.T) {
+	w := openTemp(t)
+	ranks := map[string]int{}
+	for i := 1; i <= 57; i++ {
+		ranks[string(rune('a'+i%26))+string(rune('a'+i/26))] = i
+	}
+	load(t, w, "ws", week(0, ranks))
+	d := dataset(t, w, "ws")
+	seen := map[string]bool{}
+	for off := 0; off < 57; off += 10 {
+		// Every row ties on click concentration: the tiebreaker must keep pages disjoint.
+		p, err := w.Explore(context.Background(), d, ExploreQuery{Sort: "clickConcentration", Limit: 10, Offset: off, Window: 4})
+		if err != nil || p.Total != 57 {
+			t.Fatal(p, err)
+		}
+		for _, r := range p.Rows {
+			if seen[r.Term] {
+				t.Fatalf("%q on two pages", r.Term)
+			}
+			seen[r.Term] = true
+		}
+	}
+	if len(seen) != 57 {
+		t.Errorf("pages covered %d of 57 terms", len(seen))
+	}
+}
+
+func TestProductAndBrandViews(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"x": 3, "y": 1}), week(1, map[string]int{"x": 2}))
+	d := dataset(t, w, "ws")
+	p, err := w.ProductTerms(context.Background(), d, "b0test0001", 50)
+	if err != nil || len(p.Terms) != 2 || p.Terms[1].Term != "x" || len(p.Terms[1].Points) != 2 || *p.Terms[1].Points[0].ClickShare != 0.25 {
+		t.Fatalf("product %+v %v", p, err)
+	}
+	b, err := w.BrandTerms(context.Background(), d, "acme", 50)
+	if err != nil || b.Key != "Acme" || len(b.Terms) != 2 {
+		t.Fatalf("brand %+v %v", b, err)
+	}
+	if _, err := w.ProductTerms(context.Background(), d, "B0NOPE", 50); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown ASIN: %v", err)
+	}
+}
+
+func TestWorkspacesAreSeparate(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "one", week(0, map[string]int{"a": 1}))
+	if all, _ := w.Datasets(context.Background(), "two"); len(all) != 0 {
+		t.Fatalf("workspace two sees %v", all)
+	}
+	d := dataset(t, w, "one")
+	if _, err := w.DatasetByID(context.Background(), "two", d.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another workspace's dataset by id: %v", err)
+	}
+}

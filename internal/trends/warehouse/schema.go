@@ -1,0 +1,59 @@
+package warehouse
+
+import (
+	"context"
+	"fmt"
+)
+
+// The schema. Why this shape (docs/trends-engine.md has the measured sizes):
+//   - fact holds one row per (dataset, period, term) with its top-3 products, brands and
+//     categories as dictionary ids; DuckDB's zone maps over (dataset_id, period_idx) make
+//     whole-period scans cheap, and imports append a period at a time.
+//   - term_stats holds one row per term of a dataset's latest period with every measure the
+//     screens sort and filter by, rebuilt at import, so explore/movers/overview read one table.
+//   - dictionaries keep repeated strings (ASINs, brands, categories, terms) out of the fact rows.
+var schema = []string{
+	`create sequence if not exists dataset_seq start 1`,
+	`create table if not exists dataset (
+		id integer primary key default nextval('dataset_seq'),
+		workspace varchar not null, marketplace varchar not null, kind varchar not null,
+		created_at timestamp not null default current_timestamp,
+		unique (workspace, marketplace, kind))`,
+	`create table if not exists period (
+		dataset_id integer not null, period_idx integer not null,
+		start_date date not null, end_date date not null,
+		layout varchar not null, source_name varchar not null, source_sha256 varchar not null,
+		rows integer not null, deepest_rank integer not null,
+		terms_0 integer not null, terms_1 integer not null, terms_2 integer not null, terms_3 integer not null,
+		rolling boolean not null default false,
+		imported_at timestamp not null, imported_by varchar not null,
+		primary key (dataset_id, period_idx))`,
+	`create table if not exists term (dataset_id integer not null, id integer not null, term varchar not null, primary key (dataset_id, id))`,
+	`create table if not exists asin (id integer primary key, asin varchar not null unique, title varchar)`,
+	`create table if not exists brand (id integer primary key, name varchar not null unique)`,
+	`create table if not exists category (id integer primary key, name varchar not null unique)`,
+	`create table if not exists fact (
+		dataset_id integer not null, period_idx integer not null, term_id integer not null, rank integer not null,
+		department varchar,
+		asin1 integer, asin2 integer, asin3 integer,
+		click1 smallint, click2 smallint, click3 smallint,
+		conv1 smallint, conv2 smallint, conv3 smallint,
+		brand1 integer, brand2 integer, brand3 integer,
+		cat1 integer, cat2 integer, cat3 integer)`,
+	`create table if not exists term_stats (
+		dataset_id integer not null, term_id integer not null, term varchar not null, rank integer not null,
+		rank_1 integer, rank_4 integer, rank_13 integer, rank_52 integer,
+		ch_1 double, ch_4 double, ch_13 double, ch_52 double,
+		periods_present integer not null, is_new boolean not null, breakout boolean not null,
+		click_conc double, conv_conc double, seasonality double, coming_up double,
+		spark integer[], brand1 integer, cat1 integer, asin1 integer)`,
+}
+
+func (w *Warehouse) migrate(ctx context.Context) error {
+	for _, q := range schema {
+		if _, err := w.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("warehouse: schema: %w", err)
+		}
+	}
+	return nil
+}
