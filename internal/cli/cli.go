@@ -16,8 +16,7 @@ const usage = `usage: sellertrends [command] [flags]
 commands:
   serve     start the web server (the default)
   import    import search-term report files:  sellertrends import [--workspace W] [--marketplace M] [--period P] FILE...
-  demo      build the demo workspace (or the benchmark set with --bench)
-  migrate   apply database migrations and exit
+  demo      build the demo workspace:  sellertrends demo [--terms N] [--weeks N] [--seed N]
 `
 
 // Main runs the subcommand named by args[0] and returns the process exit code.
@@ -46,6 +45,8 @@ func Main(args []string) int {
 
 // commands maps subcommand names to their runners; each lives in its own file.
 var commands = map[string]func(cfg *config.Config, args []string, out io.Writer) error{
-	"serve": serve,
-	"help":  func(*config.Config, []string, io.Writer) error { fmt.Print(usage); return nil },
+	"serve":  serve,
+	"demo":   demoCmd,
+	"import": importCmd,
+	"help":   func(*config.Config, []string, io.Writer) error { fmt.Print(usage); return nil },
 }

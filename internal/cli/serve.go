@@ -18,6 +18,9 @@ import (
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
+	"github.com/sellertrends/sellertrends/internal/trends/demo"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 // serve starts the HTTP server and stops it gracefully on SIGINT/SIGTERM.
@@ -97,9 +100,36 @@ func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
 		deps.Outbox = outbox
 	}
 	authSvc := auth.New(cfg, st, sender, limiter(cfg), secret)
+	authSvc.OnUserCreated = func(ctx context.Context, u *store.User) error {
+		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	}
 	deps.Auth = authSvc.Handler()
+	wh, err := warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory)
+	if err != nil {
+		return nil, err
+	}
+	app.closers = append(app.closers, wh.Close)
+	trendsSvc := trends.New(cfg, st, wh, authSvc)
+	app.closers = append(app.closers, trendsSvc.Close)
+	deps.Trends = trendsSvc.Handler()
 	app.Handler = server.New(cfg, deps)
+	go buildDemoIfMissing(ctx, wh)
 	return app, nil
+}
+
+// buildDemoIfMissing generates the demo workspace on first start, in the background so the
+// server answers at once; the demo screens say "still building" until it lands.
+func buildDemoIfMissing(ctx context.Context, wh *warehouse.Warehouse) {
+	exists, err := demo.Exists(ctx, wh, trends.DemoWorkspace)
+	if err != nil || exists {
+		return
+	}
+	start := time.Now()
+	if err := demo.Build(ctx, wh, trends.DemoWorkspace, demo.DefaultSize(time.Now()), nil); err != nil {
+		slog.Error("demo build", "error", err)
+		return
+	}
+	slog.Info("demo workspace built", "took", time.Since(start).Round(time.Millisecond))
 }
 
 // mailer sends over SMTP when SMTP_URL is set; otherwise (development only) into the outbox.

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
@@ -18,6 +20,8 @@ import (
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 // Secret signs the test servers' cookies and tokens.
@@ -25,11 +29,12 @@ const Secret = "test-secret-test-secret-test-secret-0123"
 
 // App is a running server backed by a real store and a real SMTP server.
 type App struct {
-	URL    string
-	Store  *store.Store
-	Inbox  *Inbox
-	Auth   *auth.Service
-	Config *config.Config
+	URL       string
+	Store     *store.Store
+	Inbox     *Inbox
+	Auth      *auth.Service
+	Config    *config.Config
+	Warehouse *warehouse.Warehouse
 }
 
 // Server starts the real handler for st on 127.0.0.1 with mail going to a fresh SMTP server.
@@ -56,11 +61,21 @@ func Server(t *testing.T, st *store.Store, env map[string]string) *App {
 		lim = ratelimit.NewMemory()
 	}
 	svc := auth.New(cfg, st, sender, lim, Secret)
-	ts.Config.Handler = server.New(cfg, server.Deps{Auth: svc.Handler()})
+	svc.OnUserCreated = func(ctx context.Context, u *store.User) error {
+		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	}
+	wh, err := warehouse.Open(context.Background(), cfg.DataDir, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wh.Close() })
+	tr := trends.New(cfg, st, wh, svc)
+	t.Cleanup(func() { tr.Close() })
+	ts.Config.Handler = server.New(cfg, server.Deps{Auth: svc.Handler(), Trends: tr.Handler()})
 	ts.Start()
 	t.Cleanup(ts.Close)
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return &App{URL: base, Store: st, Inbox: inbox, Auth: svc, Config: cfg}
+	return &App{URL: base, Store: st, Inbox: inbox, Auth: svc, Config: cfg, Warehouse: wh}
 }
 
 // Client is a browser-like client: a cookie jar, the app's Origin on every request, no redirects followed.

@@ -18,6 +18,9 @@ type Options struct {
 	Marketplace string  // "amazon.com", "US", an SP-API id or "walmart.com"; "" if not given
 	Period      *Period // nil if not given
 	Lenient     bool    // skip bad rows and report them instead of failing
+	// Name is the file's original name when path is a temporary copy (uploads): Amazon's download
+	// names carry the marketplace and period.
+	Name string
 }
 
 // Meta describes one report once its layout, marketplace and period are resolved.
@@ -117,6 +120,9 @@ func Open(path string, opts Options) ([]*Source, error) {
 		return nil, err
 	}
 	name := filepath.Base(path)
+	if opts.Name != "" {
+		name = filepath.Base(opts.Name)
+	}
 	switch {
 	case n >= 4 && bytes.Equal(magic[:], []byte("PK\x03\x04")):
 		f.Close()

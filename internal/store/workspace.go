@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Workspace owns datasets and watchlists; Role is the caller's role in it.
+type Workspace struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Kind      string    `json:"kind"` // personal | organization
+	Role      string    `json:"role"` // owner | admin | member
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// PersonalWorkspaceID is the id of a user's personal workspace.
+func PersonalWorkspaceID(userID string) string { return "personal-" + userID }
+
+// EnsurePersonalWorkspace creates the user's personal workspace if it does not exist yet
+// (users adopted from a Better Auth database have none).
+func (s *Store) EnsurePersonalWorkspace(ctx context.Context, userID, name string, now time.Time) error {
+	id := PersonalWorkspaceID(userID)
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var exists int
+	err = tx.QueryRowContext(ctx, s.dialect.rebind(`select count(*) from "workspace" where "id" = ?`), id).Scan(&exists)
+	if err != nil || exists > 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.dialect.rebind(`insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, 'personal', ?)`), id, name, s.dialect.timeArg(now)); err != nil {
+		return fmt.Errorf("workspace: create: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.dialect.rebind(`insert into "workspaceMember" ("workspaceId", "userId", "role", "createdAt") values (?, ?, 'owner', ?)`), id, userID, s.dialect.timeArg(now)); err != nil {
+		return fmt.Errorf("workspace: add owner: %w", err)
+	}
+	return tx.Commit()
+}
+
+// WorkspacesOf lists the workspaces a user belongs to, with their role.
+func (s *Store) WorkspacesOf(ctx context.Context, userID string) ([]Workspace, error) {
+	rows, err := s.query(ctx, `select w."id", w."name", w."kind", m."role", w."createdAt" from "workspace" w
+		join "workspaceMember" m on m."workspaceId" = w."id" where m."userId" = ? order by w."createdAt"`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: list: %w", err)
+	}
+	defer rows.Close()
+	out := []Workspace{}
+	for rows.Next() {
+		var w Workspace
+		var created dbTime
+		if err := rows.Scan(&w.ID, &w.Name, &w.Kind, &w.Role, &created); err != nil {
+			return nil, err
+		}
+		w.CreatedAt = created.Time
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// Membership returns the user's role in a workspace, or ErrNotFound when they are not a member.
+func (s *Store) Membership(ctx context.Context, workspaceID, userID string) (string, error) {
+	var role string
+	err := s.queryRow(ctx, `select "role" from "workspaceMember" where "workspaceId" = ? and "userId" = ?`, workspaceID, userID).Scan(&role)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	return role, err
+}

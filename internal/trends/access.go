@@ -1,0 +1,69 @@
+package trends
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
+
+var (
+	errNoWorkspace = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Workspace not found")
+	errNoDataset   = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Dataset not found")
+	errReadOnly    = httpx.NewError(http.StatusForbidden, "FORBIDDEN", "The demo workspace is read-only: import your own reports into your workspace")
+)
+
+func notFound(w http.ResponseWriter, r *http.Request) { httpx.NotFound(w, r) }
+
+// caller is the signed-in user and the workspace a request names, once access is checked.
+type caller struct {
+	userID    string
+	workspace string
+	readOnly  bool
+}
+
+// access checks that the caller may use the workspace in the path. Someone else's workspace
+// answers 404, not 403, so workspace ids reveal nothing.
+func (s *Service) access(r *http.Request, write bool) (*caller, error) {
+	cur, ok := auth.SessionFrom(r.Context())
+	if !ok {
+		return nil, httpx.NewError(http.StatusUnauthorized, "UNAUTHORIZED", "Unauthorized")
+	}
+	ws := r.PathValue("ws")
+	c := &caller{userID: cur.User.ID, workspace: ws}
+	if ws == DemoWorkspace {
+		c.readOnly = true
+		if write {
+			return nil, errReadOnly
+		}
+		return c, nil
+	}
+	if ws == store.PersonalWorkspaceID(cur.User.ID) {
+		if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := s.store.Membership(r.Context(), ws, cur.User.ID); errors.Is(err, store.ErrNotFound) {
+		return nil, errNoWorkspace
+	} else if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// dataset resolves {ds} within the caller's workspace.
+func (s *Service) dataset(r *http.Request, c *caller) (*warehouse.Dataset, error) {
+	id, err := strconv.Atoi(r.PathValue("ds"))
+	if err != nil || id < 1 {
+		return nil, httpx.BadRequest("dataset: must be a dataset id (a positive integer)")
+	}
+	d, err := s.wh.DatasetByID(r.Context(), c.workspace, id)
+	if errors.Is(err, warehouse.ErrNotFound) {
+		return nil, errNoDataset
+	}
+	return d, err
+}

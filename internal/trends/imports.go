@@ -1,0 +1,207 @@
+package trends
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
+
+const maxFilesPerUpload = 50
+
+// upload streams each file of a multipart form to a temporary file (never whole in memory),
+// then queues one import job per file. Form fields: files (repeated), marketplace, period, lenient.
+func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, true)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		httpx.WriteError(w, r, httpx.BadRequest("body: expected multipart/form-data with one or more files"))
+		return
+	}
+	var saved []*Job
+	cleanup := func() {
+		for _, j := range saved {
+			os.Remove(j.path)
+		}
+	}
+	fields := map[string]string{}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			cleanup()
+			httpx.WriteError(w, r, uploadError(err))
+			return
+		}
+		if part.FileName() == "" {
+			v, _ := io.ReadAll(io.LimitReader(part, 1024))
+			fields[part.FormName()] = strings.TrimSpace(string(v))
+			continue
+		}
+		if len(saved) >= maxFilesPerUpload {
+			cleanup()
+			httpx.WriteError(w, r, httpx.BadRequest("files: at most 50 files per upload"))
+			return
+		}
+		job, err := s.saveUpload(part)
+		if err != nil {
+			cleanup()
+			httpx.WriteError(w, r, uploadError(err))
+			return
+		}
+		saved = append(saved, job)
+	}
+	opts, err := uploadOptions(fields)
+	if err != nil || len(saved) == 0 {
+		cleanup()
+		if err == nil {
+			err = httpx.BadRequest("files: no file in the upload")
+		}
+		httpx.WriteError(w, r, err)
+		return
+	}
+	for _, j := range saved {
+		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
+		j.opts.Name = j.FileName // the upload's own name: Amazon's names say marketplace and period
+		s.jobs.add(j)
+	}
+	out := make([]Job, 0, len(saved))
+	for _, j := range saved {
+		snap, _ := s.jobs.snapshot(c.workspace, j.ID)
+		out = append(out, snap)
+	}
+	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{"jobs": out})
+}
+
+func uploadError(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return httpx.NewError(http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", "The upload is larger than MAX_UPLOAD_BYTES allows")
+	}
+	var he *httpx.Error
+	if errors.As(err, &he) {
+		return he
+	}
+	return httpx.BadRequest("files: the upload could not be read: " + err.Error())
+}
+
+func (s *Service) saveUpload(part *multipart.Part) (*Job, error) {
+	dir := filepath.Join(s.cfg.DataDir, "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, "upload-*")
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), part)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return nil, err
+	}
+	name := filepath.Base(part.FileName())
+	return &Job{ID: newID(), FileName: name, State: "queued", BytesTotal: n, CreatedAt: time.Now().UTC(),
+		path: f.Name(), sha256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func uploadOptions(fields map[string]string) (report.Options, error) {
+	var o report.Options
+	if m := fields["marketplace"]; m != "" {
+		if report.NormalizeMarketplace(m) == "" {
+			return o, httpx.BadRequest("marketplace: unknown marketplace " + m + " (use e.g. amazon.com, US or walmart.com)")
+		}
+		o.Marketplace = m
+	}
+	if p := fields["period"]; p != "" {
+		period, err := report.ParsePeriod(p)
+		if err != nil {
+			return o, httpx.BadRequest("period: " + err.Error())
+		}
+		o.Period = &period
+	}
+	switch fields["lenient"] {
+	case "", "false":
+	case "true":
+		o.Lenient = true
+	default:
+		return o, httpx.BadRequest("lenient: must be true or false")
+	}
+	return o, nil
+}
+
+func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, false)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"jobs": s.jobs.list(c.workspace)})
+}
+
+func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, false)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if r.URL.Query().Get("wait") == "true" {
+		// Long polling: answer when the job ends, or after 25 s with its progress so far.
+		ctx, cancel := context.WithTimeout(r.Context(), 25*time.Second)
+		s.jobs.wait(ctx, c.workspace, r.PathValue("job"))
+		cancel()
+	}
+	job, ok := s.jobs.snapshot(c.workspace, r.PathValue("job"))
+	if !ok {
+		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such import job"))
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, job)
+}
+
+func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, true)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	start, err := time.Parse(time.DateOnly, r.PathValue("start"))
+	if err != nil {
+		httpx.WriteError(w, r, httpx.BadRequest("start: must be the period's first day as YYYY-MM-DD"))
+		return
+	}
+	d, err := s.dataset(r, c)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if err := s.wh.DeletePeriod(r.Context(), d.ID, d.Kind, start); errors.Is(err, warehouse.ErrNotFound) {
+		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No period starts on that day"))
+		return
+	} else if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,178 @@
+package trends
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
+
+// Job is one uploaded file being imported in the background.
+type Job struct {
+	ID         string                    `json:"id"`
+	Workspace  string                    `json:"-"`
+	FileName   string                    `json:"fileName"`
+	State      string                    `json:"state"` // queued | running | done | failed
+	BytesRead  int64                     `json:"bytesRead"`
+	BytesTotal int64                     `json:"bytesTotal"`
+	Rows       int64                     `json:"rows"`
+	Results    []*warehouse.PeriodRecord `json:"results"`
+	Skipped    []report.ParseError       `json:"skipped,omitempty"`
+	SkipCount  int                       `json:"skippedCount"`
+	Error      string                    `json:"error,omitempty"`
+	Line       int                       `json:"line,omitempty"`
+	CreatedAt  time.Time                 `json:"createdAt"`
+
+	finished chan struct{} // closed when the job is done or failed
+	path     string
+	sha256   string
+	opts     report.Options
+	importer string
+}
+
+// Jobs runs imports one at a time (the warehouse has one writer) in upload order.
+type Jobs struct {
+	wh    *warehouse.Warehouse
+	mu    sync.Mutex
+	all   map[string]*Job
+	queue chan *Job
+	stop  context.CancelFunc
+	done  chan struct{}
+}
+
+func newJobs(wh *warehouse.Warehouse) *Jobs {
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &Jobs{wh: wh, all: map[string]*Job{}, queue: make(chan *Job, 1000), stop: cancel, done: make(chan struct{})}
+	go j.work(ctx)
+	return j
+}
+
+func (j *Jobs) close() {
+	j.stop()
+	<-j.done
+}
+
+func newID() string {
+	b := make([]byte, 10)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// add queues a job.
+func (j *Jobs) add(job *Job) {
+	job.finished = make(chan struct{})
+	j.mu.Lock()
+	j.all[job.ID] = job
+	j.mu.Unlock()
+	j.queue <- job
+}
+
+// snapshot returns a copy of a job, safe to encode while the worker updates it.
+func (j *Jobs) snapshot(workspace, id string) (Job, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	job, ok := j.all[id]
+	if !ok || job.Workspace != workspace {
+		return Job{}, false
+	}
+	return *job, true
+}
+
+// wait blocks until the job finishes or ctx ends (long polling).
+func (j *Jobs) wait(ctx context.Context, workspace, id string) {
+	j.mu.Lock()
+	job, ok := j.all[id]
+	j.mu.Unlock()
+	if !ok || job.Workspace != workspace {
+		return
+	}
+	select {
+	case <-job.finished:
+	case <-ctx.Done():
+	}
+}
+
+func (j *Jobs) list(workspace string) []Job {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	out := []Job{}
+	for _, job := range j.all {
+		if job.Workspace == workspace {
+			out = append(out, *job)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].CreatedAt.After(out[b].CreatedAt) })
+	return out
+}
+
+func (j *Jobs) update(job *Job, fn func(*Job)) {
+	j.mu.Lock()
+	fn(job)
+	j.mu.Unlock()
+}
+
+func (j *Jobs) work(ctx context.Context) {
+	defer close(j.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case job := <-j.queue:
+			j.run(ctx, job)
+		}
+	}
+}
+
+// run imports every report of the file; the temporary upload is removed afterwards.
+func (j *Jobs) run(ctx context.Context, job *Job) {
+	defer close(job.finished)
+	defer os.Remove(job.path)
+	j.update(job, func(x *Job) { x.State = "running" })
+	srcs, err := report.Open(job.path, job.opts)
+	if err != nil {
+		j.fail(job, err)
+		return
+	}
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	for _, src := range srcs {
+		rec, err := j.wh.Import(ctx, src, warehouse.ImportOptions{Workspace: job.Workspace, ImportedBy: job.importer, SHA256: job.sha256, Lenient: job.opts.Lenient,
+			Progress: func(int64) {
+				rows, read, total := src.Progress()
+				j.update(job, func(x *Job) { x.Rows, x.BytesRead, x.BytesTotal = rows, read, max(total, x.BytesTotal) })
+			}})
+		if err != nil {
+			j.fail(job, err)
+			return
+		}
+		skipped, n := src.Skipped()
+		j.update(job, func(x *Job) {
+			x.Results = append(x.Results, rec)
+			x.Skipped = append(x.Skipped, skipped...)
+			x.SkipCount += n
+		})
+	}
+	j.update(job, func(x *Job) { x.State, x.BytesRead = "done", x.BytesTotal })
+}
+
+func (j *Jobs) fail(job *Job, err error) {
+	var pe *report.ParseError
+	line := 0
+	if errors.As(err, &pe) {
+		line = pe.Line
+	} else {
+		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
+	}
+	j.update(job, func(x *Job) { x.State, x.Error, x.Line = "failed", err.Error(), line })
+}

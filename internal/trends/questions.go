@@ -1,0 +1,128 @@
+package trends
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
+
+// withDataset runs fn after the access check and dataset lookup every question needs.
+func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*warehouse.Dataset) (any, error)) {
+	c, err := s.access(r, false)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	d, err := s.dataset(r, c)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	v, err := fn(d)
+	if errors.Is(err, warehouse.ErrNotFound) {
+		err = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Not found in this dataset")
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, v)
+}
+
+func (s *Service) summary(w http.ResponseWriter, r *http.Request) {
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.DatasetSummary(r.Context(), d) })
+}
+
+// overview gathers what the overview screen shows in one request (no waterfall on page load).
+func (s *Service) overview(w http.ResponseWriter, r *http.Request) {
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+		sum, err := s.wh.DatasetSummary(r.Context(), d)
+		if err != nil {
+			return nil, err
+		}
+		// Movers compare over 4 periods once 5 are loaded; until then over 1 (the screen says which).
+		window, change := 4, "change4"
+		if len(sum.Periods) < 5 {
+			window, change = 1, "change1"
+		}
+		lists := map[string]warehouse.ExploreQuery{
+			"risers":    {List: "risers", Window: window, Sort: change, Desc: true, Limit: 10},
+			"fallers":   {List: "fallers", Window: window, Sort: change, Limit: 10},
+			"new":       {List: "new", Window: window, Sort: "rank", Limit: 10},
+			"breakouts": {List: "breakouts", Window: window, Sort: "change4", Desc: true, Limit: 10},
+			"comingUp":  {List: "coming-up", Window: window, Sort: "comingUp", Desc: true, Limit: 10},
+		}
+		out := map[string]any{"summary": sum, "window": window, "demo": d.Workspace == DemoWorkspace}
+		for name, q := range lists {
+			p, err := s.wh.Explore(r.Context(), d, q)
+			if err != nil {
+				return nil, err
+			}
+			out[name] = p
+		}
+		return out, nil
+	})
+}
+
+func (s *Service) history(w http.ResponseWriter, r *http.Request) {
+	terms := r.URL.Query()["term"]
+	if len(terms) == 0 || len(terms) > warehouse.MaxCompare {
+		httpx.WriteError(w, r, httpx.BadRequest("term: give 1 to 10 terms (repeat the parameter)"))
+		return
+	}
+	for _, t := range terms {
+		if strings.TrimSpace(t) == "" || len(t) > 500 {
+			httpx.WriteError(w, r, httpx.BadRequest("term: each term must be 1 to 500 characters"))
+			return
+		}
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+		h, err := s.wh.TermHistories(r.Context(), d, terms)
+		return map[string]any{"terms": h, "estimate": estimateNote()}, err
+	})
+}
+
+func (s *Service) product(w http.ResponseWriter, r *http.Request) {
+	asin := r.PathValue("asin")
+	if len(asin) < 1 || len(asin) > 20 {
+		httpx.WriteError(w, r, httpx.BadRequest("asin: 1 to 20 characters"))
+		return
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.ProductTerms(r.Context(), d, asin, 200) })
+}
+
+func (s *Service) brand(w http.ResponseWriter, r *http.Request) {
+	b := r.PathValue("brand")
+	if len(b) < 1 || len(b) > 200 {
+		httpx.WriteError(w, r, httpx.BadRequest("brand: 1 to 200 characters"))
+		return
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.BrandTerms(r.Context(), d, b, 200) })
+}
+
+func (s *Service) rootWords(w http.ResponseWriter, r *http.Request) {
+	p := params{q: r.URL.Query()}
+	phrase := p.str("phrase", 200)
+	if p.err == nil && phrase == "" {
+		p.fail("phrase", "is required")
+	}
+	if p.err != nil {
+		httpx.WriteError(w, r, p.err)
+		return
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+		rw, err := s.wh.RootWords(r.Context(), d, phrase)
+		return map[string]any{"rootWord": rw, "estimate": estimateNote()}, err
+	})
+}
+
+// estimateNote travels with every estimated number so the UI can state its assumptions.
+func estimateNote() map[string]any {
+	return map[string]any{
+		"label":       "Estimated searches",
+		"assumptions": "Weekly searches ≈ 4,000,000 × rank^-0.85, a generic rank-volume curve; Amazon publishes ranks, not volumes. Not yet calibrated on your Search Query Performance data.",
+	}
+}

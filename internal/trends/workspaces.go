@@ -1,0 +1,49 @@
+package trends
+
+import (
+	"net/http"
+
+	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/store"
+)
+
+type workspaceJSON struct {
+	store.Workspace
+	Demo     bool `json:"demo"`
+	ReadOnly bool `json:"readOnly"`
+}
+
+// listWorkspaces answers the caller's workspaces (creating the personal one on first use) and the demo.
+func (s *Service) listWorkspaces(w http.ResponseWriter, r *http.Request) {
+	cur, _ := auth.SessionFrom(r.Context())
+	if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	mine, err := s.store.WorkspacesOf(r.Context(), cur.User.ID)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	out := make([]workspaceJSON, 0, len(mine)+1)
+	for _, ws := range mine {
+		out = append(out, workspaceJSON{Workspace: ws})
+	}
+	out = append(out, workspaceJSON{Workspace: store.Workspace{ID: DemoWorkspace, Name: "Demo (generated data)", Kind: "demo", Role: "viewer"}, Demo: true, ReadOnly: true})
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+func (s *Service) listDatasets(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, false)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	ds, err := s.wh.Datasets(r.Context(), c.workspace)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace": c.workspace, "demo": c.workspace == DemoWorkspace, "datasets": ds})
+}
