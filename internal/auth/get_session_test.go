@@ -1,6 +1,7 @@
 package auth_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -121,3 +122,5 @@ func TestTamperedCookieIsNoSession(t *testing.T) {
 		}
 	})
 }
+
+func jsonArray(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -18,6 +18,19 @@ func (s *Service) routes() http.Handler {
 	mux.HandleFunc("POST "+p+"/forget-password", s.requestPasswordReset) // the spec's alias
 	mux.HandleFunc("GET "+p+"/reset-password/{token}", s.resetPasswordCallback)
 	mux.HandleFunc("POST "+p+"/reset-password", s.resetPassword)
+	mux.HandleFunc("POST "+p+"/update-user", s.updateUser)
+	mux.HandleFunc("POST "+p+"/change-password", s.changePassword)
+	mux.HandleFunc("POST "+p+"/change-email", s.changeEmail)
+	mux.HandleFunc("POST "+p+"/delete-user", s.deleteUser)
+	mux.HandleFunc("GET "+p+"/delete-user/callback", s.deleteUserCallback)
+	mux.HandleFunc("GET "+p+"/list-sessions", s.listSessions)
+	mux.HandleFunc("POST "+p+"/revoke-session", s.revokeSession)
+	mux.HandleFunc("POST "+p+"/revoke-sessions", s.revokeSessions)
+	mux.HandleFunc("POST "+p+"/revoke-other-sessions", s.revokeOtherSessions)
+	mux.HandleFunc("GET "+p+"/list-accounts", s.listAccounts)
+	mux.HandleFunc("POST "+p+"/unlink-account", s.unlinkAccount)
+	mux.HandleFunc("GET "+p+"/account-info", s.accountInfo)  // as Better Auth's client calls it
+	mux.HandleFunc("POST "+p+"/account-info", s.accountInfo) // as the spec names it
 	mux.HandleFunc(p+"/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, r, errNotFound) })
 	return mux
 }

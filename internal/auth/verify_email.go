@@ -27,6 +27,15 @@ type verifyClaims struct {
 	jwt.RegisteredClaims
 }
 
+// changeEmailToken is the two-step email change's token: requestType is
+// change-email-confirmation (mailed to the current address) or change-email-verification (to the new one).
+func (s *Service) changeEmailToken(email, updateTo, userID, requestType string) (string, error) {
+	now := s.now()
+	c := verifyClaims{Email: email, UpdateTo: updateTo, UserID: userID, RequestType: requestType, RegisteredClaims: jwt.RegisteredClaims{
+		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(verificationTTL))}}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
+}
+
 func (s *Service) verificationToken(email, userID string) (string, error) {
 	now := s.now()
 	c := verifyClaims{Email: email, UserID: userID, RegisteredClaims: jwt.RegisteredClaims{
@@ -146,9 +155,12 @@ func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		fail(verifyTokenExpired)
 		return
 	}
-	if err != nil || c.Email == "" || c.UpdateTo != "" {
-		// Email-change tokens (updateTo) arrive with the account-management endpoints.
+	if err != nil || c.Email == "" {
 		fail(verifyInvalidToken)
+		return
+	}
+	if c.UpdateTo != "" {
+		s.verifyEmailChange(w, r, &c, callbackURL, fail)
 		return
 	}
 	ctx := r.Context()
@@ -181,6 +193,53 @@ func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": true, "user": nil})
+}
+
+// verifyEmailChange runs the two steps of a verified user's email change: the current address
+// approves (a verification goes to the new one), then the new address confirms and the email changes.
+func (s *Service) verifyEmailChange(w http.ResponseWriter, r *http.Request, c *verifyClaims, callbackURL string, fail func(string)) {
+	ctx := r.Context()
+	u, err := s.store.UserByID(ctx, c.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		fail(verifyUserNotFound)
+		return
+	}
+	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	if u.Email != lower(c.Email) {
+		fail(verifyInvalidToken)
+		return
+	}
+	switch c.RequestType {
+	case "change-email-confirmation":
+		token, err := s.changeEmailToken(u.Email, c.UpdateTo, u.ID, "change-email-verification")
+		if err != nil {
+			writeErr(w, r, err)
+			return
+		}
+		cb := callbackURL
+		if cb == "" {
+			cb = "/"
+		}
+		link := s.cfg.BaseURL.String() + BasePath + "/verify-email?token=" + url.QueryEscape(token) + "&callbackURL=" + url.QueryEscape(cb)
+		s.send(ctx, mail.Verification(c.UpdateTo, u.Name, link))
+	case "change-email-verification":
+		newEmail, verified := lower(c.UpdateTo), true
+		if _, err := s.store.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}, s.now()); err != nil {
+			fail(verifyInvalidToken) // the address was taken in the meantime
+			return
+		}
+	default:
+		fail(verifyInvalidToken)
+		return
+	}
+	if callbackURL != "" {
+		http.Redirect(w, r, callbackURL, http.StatusFound)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"status": true})
 }
 
 // signInAfterVerification starts a session unless the browser already has one for this user,

@@ -112,3 +112,15 @@ func notFound(err error) error {
 	}
 	return err
 }
+
+// DeleteAccount removes one of a user's accounts.
+func (s *Store) DeleteAccount(ctx context.Context, userID, id string) error {
+	res, err := s.exec(ctx, `delete from "account" where "userId" = ? and "id" = ?`, userID, id)
+	if err != nil {
+		return fmt.Errorf("account: delete: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
