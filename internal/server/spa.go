@@ -2,11 +2,14 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/web"
@@ -16,6 +19,8 @@ import (
 // page routes as index.html with the metadata and theme class rendered in, so crawlers see the
 // page's title and description and the first paint already has the right theme.
 type spa struct {
+	gzMu   sync.Mutex
+	gz     map[string][]byte // compressed hashed assets, made once on first request
 	cfg    *config.Config
 	files  fs.FS
 	index  []byte // index.html as built, nil when the app was not built
@@ -57,6 +62,9 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		if s.serveGzipped(w, r, p) {
+			return
+		}
 		s.static.ServeHTTP(w, r)
 	case isPageRoute(p):
 		s.page(w, r, http.StatusOK)
@@ -66,6 +74,42 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.page(w, r, http.StatusNotFound)
 	}
+}
+
+// serveGzipped answers JS, CSS and SVG assets gzip-compressed when the client accepts it. Hashed
+// assets never change, so each is compressed once and kept.
+func (s *spa) serveGzipped(w http.ResponseWriter, r *http.Request, p string) bool {
+	ext := path.Ext(p)
+	ctype := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}[ext]
+	if ctype == "" || !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		return false
+	}
+	s.gzMu.Lock()
+	body, ok := s.gz[p]
+	if !ok {
+		raw, err := fs.ReadFile(s.files, strings.TrimPrefix(p, "/"))
+		if err != nil {
+			s.gzMu.Unlock()
+			return false
+		}
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(raw)
+		zw.Close()
+		body = b.Bytes()
+		if s.gz == nil {
+			s.gz = map[string][]byte{}
+		}
+		s.gz[p] = body
+	}
+	s.gzMu.Unlock()
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Encoding", "gzip")
+	h.Set("Vary", "Accept-Encoding")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+	return true
 }
 
 func (s *spa) exists(p string) bool {

@@ -14,6 +14,14 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as UnauthenticatedRouteImport } from './routes/_unauthenticated'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
 import { Route as UnauthenticatedSignInRouteImport } from './routes/_unauthenticated/sign-in'
+import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
+import { Route as AppDashboardAccountRouteImport } from './routes/_app/dashboard/account'
+import { Route as AppDashboardBrandRouteImport } from './routes/_app/dashboard/brand'
+import { Route as AppDashboardExploreRouteImport } from './routes/_app/dashboard/explore'
+import { Route as AppDashboardImportsRouteImport } from './routes/_app/dashboard/imports'
+import { Route as AppDashboardProductRouteImport } from './routes/_app/dashboard/product'
+import { Route as AppDashboardTermRouteImport } from './routes/_app/dashboard/term'
+import { Route as AppDashboardWatchlistRouteImport } from './routes/_app/dashboard/watchlist'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -38,30 +46,114 @@ const UnauthenticatedSignInRoute = UnauthenticatedSignInRouteImport.update({
   path: '/sign-in',
   getParentRoute: () => UnauthenticatedRoute,
 } as any)
+const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardAccountRoute = AppDashboardAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardBrandRoute = AppDashboardBrandRouteImport.update({
+  id: '/brand',
+  path: '/brand',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardExploreRoute = AppDashboardExploreRouteImport.update({
+  id: '/explore',
+  path: '/explore',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardImportsRoute = AppDashboardImportsRouteImport.update({
+  id: '/imports',
+  path: '/imports',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardProductRoute = AppDashboardProductRouteImport.update({
+  id: '/product',
+  path: '/product',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardTermRoute = AppDashboardTermRouteImport.update({
+  id: '/term',
+  path: '/term',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
+const AppDashboardWatchlistRoute = AppDashboardWatchlistRouteImport.update({
+  id: '/watchlist',
+  path: '/watchlist',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
-  '/dashboard': typeof AppDashboardRoute
+  '/dashboard': typeof AppDashboardRouteWithChildren
   '/sign-in': typeof UnauthenticatedSignInRoute
+  '/dashboard/account': typeof AppDashboardAccountRoute
+  '/dashboard/brand': typeof AppDashboardBrandRoute
+  '/dashboard/explore': typeof AppDashboardExploreRoute
+  '/dashboard/imports': typeof AppDashboardImportsRoute
+  '/dashboard/product': typeof AppDashboardProductRoute
+  '/dashboard/term': typeof AppDashboardTermRoute
+  '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/dashboard/': typeof AppDashboardIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/dashboard': typeof AppDashboardRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
+  '/dashboard/account': typeof AppDashboardAccountRoute
+  '/dashboard/brand': typeof AppDashboardBrandRoute
+  '/dashboard/explore': typeof AppDashboardExploreRoute
+  '/dashboard/imports': typeof AppDashboardImportsRoute
+  '/dashboard/product': typeof AppDashboardProductRoute
+  '/dashboard/term': typeof AppDashboardTermRoute
+  '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/dashboard': typeof AppDashboardIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
   '/_unauthenticated': typeof UnauthenticatedRouteWithChildren
-  '/_app/dashboard': typeof AppDashboardRoute
+  '/_app/dashboard': typeof AppDashboardRouteWithChildren
   '/_unauthenticated/sign-in': typeof UnauthenticatedSignInRoute
+  '/_app/dashboard/account': typeof AppDashboardAccountRoute
+  '/_app/dashboard/brand': typeof AppDashboardBrandRoute
+  '/_app/dashboard/explore': typeof AppDashboardExploreRoute
+  '/_app/dashboard/imports': typeof AppDashboardImportsRoute
+  '/_app/dashboard/product': typeof AppDashboardProductRoute
+  '/_app/dashboard/term': typeof AppDashboardTermRoute
+  '/_app/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/_app/dashboard/': typeof AppDashboardIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/dashboard' | '/sign-in'
+  fullPaths:
+    | '/'
+    | '/dashboard'
+    | '/sign-in'
+    | '/dashboard/account'
+    | '/dashboard/brand'
+    | '/dashboard/explore'
+    | '/dashboard/imports'
+    | '/dashboard/product'
+    | '/dashboard/term'
+    | '/dashboard/watchlist'
+    | '/dashboard/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/dashboard' | '/sign-in'
+  to:
+    | '/'
+    | '/sign-in'
+    | '/dashboard/account'
+    | '/dashboard/brand'
+    | '/dashboard/explore'
+    | '/dashboard/imports'
+    | '/dashboard/product'
+    | '/dashboard/term'
+    | '/dashboard/watchlist'
+    | '/dashboard'
   id:
     | '__root__'
     | '/'
@@ -69,6 +161,14 @@ export interface FileRouteTypes {
     | '/_unauthenticated'
     | '/_app/dashboard'
     | '/_unauthenticated/sign-in'
+    | '/_app/dashboard/account'
+    | '/_app/dashboard/brand'
+    | '/_app/dashboard/explore'
+    | '/_app/dashboard/imports'
+    | '/_app/dashboard/product'
+    | '/_app/dashboard/term'
+    | '/_app/dashboard/watchlist'
+    | '/_app/dashboard/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -114,15 +214,97 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UnauthenticatedSignInRouteImport
       parentRoute: typeof UnauthenticatedRoute
     }
+    '/_app/dashboard/': {
+      id: '/_app/dashboard/'
+      path: '/'
+      fullPath: '/dashboard/'
+      preLoaderRoute: typeof AppDashboardIndexRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/account': {
+      id: '/_app/dashboard/account'
+      path: '/account'
+      fullPath: '/dashboard/account'
+      preLoaderRoute: typeof AppDashboardAccountRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/brand': {
+      id: '/_app/dashboard/brand'
+      path: '/brand'
+      fullPath: '/dashboard/brand'
+      preLoaderRoute: typeof AppDashboardBrandRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/explore': {
+      id: '/_app/dashboard/explore'
+      path: '/explore'
+      fullPath: '/dashboard/explore'
+      preLoaderRoute: typeof AppDashboardExploreRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/imports': {
+      id: '/_app/dashboard/imports'
+      path: '/imports'
+      fullPath: '/dashboard/imports'
+      preLoaderRoute: typeof AppDashboardImportsRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/product': {
+      id: '/_app/dashboard/product'
+      path: '/product'
+      fullPath: '/dashboard/product'
+      preLoaderRoute: typeof AppDashboardProductRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/term': {
+      id: '/_app/dashboard/term'
+      path: '/term'
+      fullPath: '/dashboard/term'
+      preLoaderRoute: typeof AppDashboardTermRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
+    '/_app/dashboard/watchlist': {
+      id: '/_app/dashboard/watchlist'
+      path: '/watchlist'
+      fullPath: '/dashboard/watchlist'
+      preLoaderRoute: typeof AppDashboardWatchlistRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
   }
 }
 
+interface AppDashboardRouteChildren {
+  AppDashboardAccountRoute: typeof AppDashboardAccountRoute
+  AppDashboardBrandRoute: typeof AppDashboardBrandRoute
+  AppDashboardExploreRoute: typeof AppDashboardExploreRoute
+  AppDashboardImportsRoute: typeof AppDashboardImportsRoute
+  AppDashboardProductRoute: typeof AppDashboardProductRoute
+  AppDashboardTermRoute: typeof AppDashboardTermRoute
+  AppDashboardWatchlistRoute: typeof AppDashboardWatchlistRoute
+  AppDashboardIndexRoute: typeof AppDashboardIndexRoute
+}
+
+const AppDashboardRouteChildren: AppDashboardRouteChildren = {
+  AppDashboardAccountRoute: AppDashboardAccountRoute,
+  AppDashboardBrandRoute: AppDashboardBrandRoute,
+  AppDashboardExploreRoute: AppDashboardExploreRoute,
+  AppDashboardImportsRoute: AppDashboardImportsRoute,
+  AppDashboardProductRoute: AppDashboardProductRoute,
+  AppDashboardTermRoute: AppDashboardTermRoute,
+  AppDashboardWatchlistRoute: AppDashboardWatchlistRoute,
+  AppDashboardIndexRoute: AppDashboardIndexRoute,
+}
+
+const AppDashboardRouteWithChildren = AppDashboardRoute._addFileChildren(
+  AppDashboardRouteChildren,
+)
+
 interface AppRouteChildren {
-  AppDashboardRoute: typeof AppDashboardRoute
+  AppDashboardRoute: typeof AppDashboardRouteWithChildren
 }
 
 const AppRouteChildren: AppRouteChildren = {
-  AppDashboardRoute: AppDashboardRoute,
+  AppDashboardRoute: AppDashboardRouteWithChildren,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -1,6 +1,6 @@
 // Browser-test harness: starts the built binary on 127.0.0.1 with a fresh DATA_DIR and an SMTP
 // server the test owns, and Debian's chromium through playwright-core. Waits on events, never on time.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -63,10 +63,18 @@ export async function startInbox() {
   }
 }
 
-// startApp runs bin/sellertrends and resolves once it prints that it listens.
-export async function startApp(env = {}) {
+// startApp runs bin/sellertrends and resolves once it prints that it listens. With demo set,
+// the demo workspace is built first (synchronously, with `sellertrends demo`), so tests never wait.
+export async function startApp(env = {}, { demo } = {}) {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'sellertrends-e2e-'))
+  if (demo) {
+    const r = spawnSync(join(root, 'bin', 'sellertrends'), ['demo', '--terms', String(demo.terms), '--weeks', String(demo.weeks)], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+    })
+    if (r.status !== 0) throw new Error(`sellertrends demo failed: ${r.stderr}`)
+  }
   const baseURL = `http://127.0.0.1:${port}`
   const child = spawn(join(root, 'bin', 'sellertrends'), ['serve'], {
     env: { ...process.env, PORT: String(port), BASE_URL: baseURL, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env },

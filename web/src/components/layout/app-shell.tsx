@@ -6,7 +6,13 @@ import { ThemeToggle } from '../../features/theme/theme-toggle'
 import { Button } from '../ui/button'
 
 // The nav list later issues extend (overview, explore, watchlists, imports, account).
-const nav = [{ to: '/dashboard', label: 'Overview' }] as const
+const nav = [
+  { to: '/dashboard', label: 'Overview' },
+  { to: '/dashboard/explore', label: 'Explore' },
+  { to: '/dashboard/watchlist', label: 'Watchlist' },
+  { to: '/dashboard/imports', label: 'Imports' },
+  { to: '/dashboard/account', label: 'Account' },
+] as const
 
 export function AppShell() {
   const { user } = useAuth()
@@ -31,7 +37,7 @@ export function AppShell() {
             <ul className="flex gap-4 text-sm">
               {nav.map((n) => (
                 <li key={n.to}>
-                  <Link to={n.to} activeProps={{ className: 'font-semibold' }}>
+                  <Link to={n.to} search={(prev: object) => prev} activeOptions={{ exact: n.to === '/dashboard', includeSearch: false }} activeProps={{ className: 'font-semibold' }}>
                     {n.label}
                   </Link>
                 </li>

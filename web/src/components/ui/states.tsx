@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react'
+import { Button } from './button'
+
+export function Skeleton({ rows = 5, label = 'Loading' }: { rows?: number; label?: string }) {
+  return (
+    <div role="status" aria-label={label} className="space-y-2">
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="h-6 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
+      ))}
+    </div>
+  )
+}
+
+export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm dark:border-red-800 dark:bg-red-950">
+      <p>{error instanceof Error ? error.message : 'Something went wrong'}</p>
+      {retry && (
+        <Button variant="secondary" className="mt-2" onClick={retry}>
+          Retry
+        </Button>
+      )}
+    </div>
+  )
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-md border border-dashed border-zinc-300 p-6 text-center text-sm dark:border-zinc-700">
+      <p className="font-medium">{title}</p>
+      {children && <div className="mt-2 text-zinc-600 dark:text-zinc-400">{children}</div>}
+    </div>
+  )
+}
+
+export function Card({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <section aria-label={title} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+      <div className="mb-3 flex items-center justify-between">
+        <h2 className="font-semibold">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  )
+}

@@ -1,0 +1,144 @@
+import { useState, type DragEvent } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import { followJob, uploadFiles, type ImportJob } from '../api/imports'
+import { deletePeriod, summaryQuery } from '../../trends/api/queries'
+import { useSelection } from '../../trends/use-selection'
+import { Card, Empty, Skeleton } from '../../../components/ui/states'
+import { Button } from '../../../components/ui/button'
+import { fmtDate, fmtInt } from '../../../lib/format'
+
+interface Upload {
+  name: string
+  uploaded: number // 0..1
+  job?: ImportJob
+  error?: string
+}
+
+export function ImportsPage() {
+  const sel = useSelection()
+  const ws = sel.isDemo ? sel.own?.id : sel.ws
+  const qc = useQueryClient()
+  const [uploads, setUploads] = useState<Upload[]>([])
+  const [over, setOver] = useState(false)
+  const [marketplace, setMarketplace] = useState('')
+  const [period, setPeriod] = useState('')
+
+  async function start(files: File[]) {
+    if (!ws || files.length === 0) return
+    const batch: Upload[] = files.map((f) => ({ name: f.name, uploaded: 0 }))
+    setUploads((u) => [...batch, ...u])
+    const patch = (name: string, p: Partial<Upload>) => setUploads((all) => all.map((u) => (u.name === name ? { ...u, ...p } : u)))
+    try {
+      const jobs = await uploadFiles(ws, files, { marketplace, period }, (f) => files.forEach((file) => patch(file.name, { uploaded: f })))
+      await Promise.all(
+        jobs.map(async (j) => {
+          const done = await followJob(ws, j.id, (job) => patch(job.fileName, { job, uploaded: 1 }))
+          if (done.state === 'done') toast.success(`${done.fileName} imported`)
+          else toast.error(`${done.fileName}: ${done.error}`)
+        }),
+      )
+      qc.invalidateQueries({ queryKey: ['datasets'] })
+      qc.invalidateQueries({ queryKey: ['summary'] })
+      qc.invalidateQueries({ queryKey: ['overview'] })
+    } catch (e) {
+      files.forEach((f) => patch(f.name, { error: (e as Error).message }))
+      toast.error((e as Error).message)
+    }
+  }
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault()
+    setOver(false)
+    start([...e.dataTransfer.files])
+  }
+
+  if (!ws) return <Skeleton rows={4} />
+  return (
+    <section aria-labelledby="imports-title" className="space-y-4">
+      <h1 id="imports-title" className="text-2xl font-semibold">Imports</h1>
+      {sel.isDemo && <p className="text-sm text-zinc-500">Files go into your own workspace; the demo is read-only.</p>}
+      <div
+        onDragOver={(e) => { e.preventDefault(); setOver(true) }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+        className={`rounded-lg border-2 border-dashed p-8 text-center ${over ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-zinc-300 dark:border-zinc-700'}`}
+      >
+        <p>Drop Brand Analytics search-term reports here (CSV, SP-API JSON, .gz or .zip; several at once)</p>
+        <label className="mt-3 inline-block cursor-pointer rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+          Choose files
+          <input type="file" multiple className="sr-only" accept=".csv,.json,.gz,.zip" aria-label="Report files" onChange={(e) => start([...(e.target.files ?? [])])} />
+        </label>
+        <div className="mt-4 flex flex-wrap justify-center gap-3 text-sm">
+          <label>Marketplace (if the file does not say) <input value={marketplace} onChange={(e) => setMarketplace(e.target.value)} placeholder="amazon.com" className="ml-1 w-32 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" /></label>
+          <label>Period (if the file does not say) <input value={period} onChange={(e) => setPeriod(e.target.value)} placeholder="2026-04-05..2026-04-11" className="ml-1 w-48 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" /></label>
+        </div>
+      </div>
+      {uploads.length > 0 && (
+        <Card title="This session's uploads">
+          <ul className="space-y-3 text-sm">
+            {uploads.map((u) => <UploadRow key={u.name} u={u} />)}
+          </ul>
+        </Card>
+      )}
+      <History ws={ws} />
+    </section>
+  )
+}
+
+function UploadRow({ u }: { u: Upload }) {
+  const j = u.job
+  const processing = j ? (j.state === 'done' ? 1 : j.bytesTotal ? j.bytesRead / j.bytesTotal : 0) : 0
+  return (
+    <li>
+      <div className="flex justify-between"><span className="font-medium">{u.name}</span><span>{u.error ? 'failed' : j?.state ?? 'uploading'}</span></div>
+      <label className="block text-xs text-zinc-500">Upload <progress className="w-full" max={1} value={u.uploaded} aria-label={`Upload of ${u.name}`} /></label>
+      <label className="block text-xs text-zinc-500">Processing {j ? `${fmtInt(j.rows)} rows` : ''} <progress className="w-full" max={1} value={processing} aria-label={`Processing of ${u.name}`} /></label>
+      {(u.error || j?.error) && <p role="alert" className="text-red-600 dark:text-red-400">{u.error ?? j?.error}</p>}
+      {j?.results?.map((r) => (
+        <p key={r.period.Start} className="text-emerald-700 dark:text-emerald-400">
+          {r.period.Kind} of {fmtDate(r.period.Start)}: {fmtInt(r.rows)} rows, deepest rank {fmtInt(r.deepestRank)}{r.replaced ? ' (replaced the earlier import)' : ''}
+          {r.warnings?.map((w) => <span key={w} className="block text-amber-700">{w}</span>)}
+        </p>
+      ))}
+      {j && j.skippedCount > 0 && <p className="text-amber-700">{j.skippedCount} rows skipped: {j.skipped?.slice(0, 5).map((s) => `line ${s.line}: ${s.expected}`).join('; ')}</p>}
+    </li>
+  )
+}
+
+function History({ ws }: { ws: string }) {
+  const sel = useSelection()
+  const ds = sel.isDemo ? undefined : sel.dataset
+  const q = useQuery({ ...summaryQuery(ws, ds?.id ?? 0), enabled: !!ds })
+  const qc = useQueryClient()
+  const del = useMutation({
+    mutationFn: (start: string) => deletePeriod(ws, ds!.id, start),
+    onSuccess: () => {
+      toast.success('Period deleted')
+      qc.invalidateQueries()
+    },
+    onError: (e) => toast.error(e.message),
+  })
+  if (!ds) return <Empty title="No imports yet">Your imported periods will be listed here.</Empty>
+  if (q.isPending) return <Skeleton rows={3} />
+  return (
+    <Card title={`Import history · ${ds.marketplace} ${ds.kind}`}>
+      <table className="w-full text-sm">
+        <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">Rows</th><th scope="col">Deepest rank</th><th scope="col">File</th><th scope="col">Imported</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+        <tbody>
+          {q.data?.periods.slice().reverse().map((p) => (
+            <tr key={p.start} className="border-t border-zinc-100 dark:border-zinc-900">
+              <td className="py-1">{fmtDate(p.start)}</td>
+              <td className="tabular-nums">{fmtInt(p.rows)}</td>
+              <td className="tabular-nums">{fmtInt(p.deepestRank)}</td>
+              <td>{p.sourceName}</td>
+              <td>{fmtDate(p.importedAt)}</td>
+              <td className="text-right"><Button variant="ghost" onClick={() => confirm(`Delete the period of ${fmtDate(p.start)}? Re-import the file to bring it back.`) && del.mutate(p.start)}>Delete</Button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="mt-2 text-xs text-zinc-500">To replace a period, import its file again.</p>
+    </Card>
+  )
+}

@@ -1,0 +1,11 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { validateDashboardSearch } from '../../../features/trends/use-selection'
+import { PresencePage } from '../../../features/trends/components/presence-page'
+
+export const Route = createFileRoute('/_app/dashboard/product')({
+  validateSearch: (s: Record<string, unknown>) => ({ ...validateDashboardSearch(s), asin: typeof s.asin === 'string' ? s.asin.slice(0, 20) : '' }),
+  component: function Product() {
+    const { asin } = Route.useSearch()
+    return <PresencePage kind="asin" value={asin} />
+  },
+})
