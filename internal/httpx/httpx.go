@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +84,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &e) {
 		WriteJSON(w, e.Status, e)
 		return
+	}
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		return // the client went away; there is no one to answer and nothing went wrong here
 	}
 	slog.Error("request failed", slog.Group("request", "method", r.Method, "path", r.URL.Path), "error", err)
 	WriteJSON(w, http.StatusInternalServerError, &Error{Code: "INTERNAL_SERVER_ERROR", Message: "Internal server error"})
