@@ -87,6 +87,11 @@ func New(size Size) *Generator {
 	for i := 0; len(g.terms) < size.Terms; i++ {
 		text := termText(r, i)
 		if seen[text] {
+			// The vocabulary holds ~11k phrases; beyond that, model numbers keep terms unique
+			// (and loop-free at benchmark sizes), as real long-tail queries do.
+			text = fmt.Sprintf("%s %d", text, 100+i)
+		}
+		if seen[text] {
 			continue
 		}
 		seen[text] = true

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -247,9 +248,11 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 			order by t.id`, []any{ds, idx, ds}},
 	}
 	for _, s := range steps {
+		start := time.Now()
 		if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
 			return fmt.Errorf("import: %s: %w", s.what, err)
 		}
+		slog.Debug("import step", "step", s.what, "took", time.Since(start))
 	}
 	return w.recordPeriod(ctx, tx, stage, rec, idx)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -93,46 +94,99 @@ func (w *Warehouse) loadedPeriods(ctx context.Context, ds int) (map[int]bool, er
 	return m, rows.Err()
 }
 
-// termPoints reads one term's rows. The term id is looked up first so the fact scan filters on
-// an integer; names are joined from the small dictionaries.
+// termPoints reads one term's rows. The fact rows are read alone (a filtered scan), and the
+// few dictionary ids they name are resolved afterwards: joining the whole dictionaries made
+// DuckDB build hash tables over every ASIN on each request.
 func (w *Warehouse) termPoints(ctx context.Context, ds int, term string) (map[int]HistoryPoint, error) {
-	rows, err := w.db.QueryContext(ctx, `select f.period_idx, f.rank,
-		a1.asin, a1.title, f.click1, f.conv1, a2.asin, a2.title, f.click2, f.conv2, a3.asin, a3.title, f.click3, f.conv3,
-		b1.name, b2.name, b3.name, c1.name, c2.name, c3.name
-		from fact f
-		left join asin a1 on a1.id = f.asin1 left join asin a2 on a2.id = f.asin2 left join asin a3 on a3.id = f.asin3
-		left join brand b1 on b1.id = f.brand1 left join brand b2 on b2.id = f.brand2 left join brand b3 on b3.id = f.brand3
-		left join category c1 on c1.id = f.cat1 left join category c2 on c2.id = f.cat2 left join category c3 on c3.id = f.cat3
-		where f.dataset_id = ? and f.term_id = (select id from term where dataset_id = ? and term = ?)`, ds, ds, term)
+	rows, err := w.db.QueryContext(ctx, `select period_idx, rank, asin1, asin2, asin3, click1, click2, click3, conv1, conv2, conv3,
+		brand1, brand2, brand3, cat1, cat2, cat3 from fact
+		where dataset_id = ? and term_id = (select id from term where dataset_id = ? and term = ?)`, ds, ds, term)
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
-	defer rows.Close()
-	out := map[int]HistoryPoint{}
+	type raw struct {
+		idx, rank        int
+		asin, brand, cat [3]sql.NullInt64
+		click, conv      [3]sql.NullInt64
+	}
+	var all []raw
+	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
 	for rows.Next() {
-		var idx, rank int
-		var asin, title [3]sql.NullString
-		var click, conv [3]sql.NullInt64
-		var brand, cat [3]sql.NullString
-		if err := rows.Scan(&idx, &rank, &asin[0], &title[0], &click[0], &conv[0], &asin[1], &title[1], &click[1], &conv[1],
-			&asin[2], &title[2], &click[2], &conv[2], &brand[0], &brand[1], &brand[2], &cat[0], &cat[1], &cat[2]); err != nil {
+		var r raw
+		if err := rows.Scan(&r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
+			&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2]); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		p := HistoryPoint{Rank: &rank}
-		for i := range 3 {
-			if asin[i].Valid {
-				p.Products = append(p.Products, ProductShare{ASIN: asin[i].String, Title: title[i].String, ClickShare: share(click[i]), ConversionShare: share(conv[i])})
-			}
-			if brand[i].Valid {
-				p.Brands = append(p.Brands, brand[i].String)
-			}
-			if cat[i].Valid {
-				p.Categories = append(p.Categories, cat[i].String)
+		for k := range 3 {
+			for table, v := range map[string]sql.NullInt64{"asin": r.asin[k], "brand": r.brand[k], "category": r.cat[k]} {
+				if v.Valid {
+					ids[table][v.Int64] = true
+				}
 			}
 		}
-		out[idx] = p
+		all = append(all, r)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	names, err := w.dictionaryNames(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]HistoryPoint, len(all))
+	for _, r := range all {
+		rank := r.rank
+		p := HistoryPoint{Rank: &rank}
+		for k := range 3 {
+			if r.asin[k].Valid {
+				n := names["asin"][r.asin[k].Int64]
+				p.Products = append(p.Products, ProductShare{ASIN: n[0], Title: n[1], ClickShare: share(r.click[k]), ConversionShare: share(r.conv[k])})
+			}
+			if r.brand[k].Valid {
+				p.Brands = append(p.Brands, names["brand"][r.brand[k].Int64][0])
+			}
+			if r.cat[k].Valid {
+				p.Categories = append(p.Categories, names["category"][r.cat[k].Int64][0])
+			}
+		}
+		out[r.idx] = p
+	}
+	return out, nil
+}
+
+// dictionaryNames resolves ids per dictionary table to [name, title].
+func (w *Warehouse) dictionaryNames(ctx context.Context, ids map[string]map[int64]bool) (map[string]map[int64][2]string, error) {
+	cols := map[string]string{"asin": "asin, title", "brand": "name, null", "category": "name, null"}
+	out := map[string]map[int64][2]string{}
+	for table, set := range ids {
+		out[table] = map[int64][2]string{}
+		if len(set) == 0 {
+			continue
+		}
+		list := make([]string, 0, len(set))
+		for id := range set {
+			list = append(list, fmt.Sprint(id))
+		}
+		// The ids are integers read from our own tables, so listing them inline is safe.
+		rows, err := w.db.QueryContext(ctx, `select id, `+cols[table]+` from `+table+` where id in (`+strings.Join(list, ",")+`)`)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			var title sql.NullString
+			if err := rows.Scan(&id, &name, &title); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[table][id] = [2]string{name, title.String}
+		}
+		rows.Close()
+	}
+	return out, nil
 }
 
 func share(v sql.NullInt64) *float64 {
