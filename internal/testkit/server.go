@@ -60,7 +60,11 @@ func Server(t *testing.T, st *store.Store, env map[string]string) *App {
 	if cfg.AuthRateLimitEnabled {
 		lim = ratelimit.NewMemory()
 	}
-	svc := auth.New(cfg, st, sender, lim, Secret)
+	secret := Secret
+	if cfg.AuthSecret != "" {
+		secret = cfg.AuthSecret
+	}
+	svc := auth.New(cfg, st, sender, lim, secret)
 	svc.OnUserCreated = func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	}
