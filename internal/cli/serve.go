@@ -99,7 +99,11 @@ func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
 	if outbox != nil {
 		deps.Outbox = outbox
 	}
-	authSvc := auth.New(cfg, st, sender, limiter(cfg), secret)
+	lim, err := limiter(cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	authSvc := auth.New(cfg, st, sender, lim, secret)
 	authSvc.OnUserCreated = func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	}
@@ -145,9 +149,17 @@ func mailer(cfg *config.Config) (mail.Sender, *mail.Outbox, error) {
 	return o, o, nil
 }
 
-func limiter(cfg *config.Config) ratelimit.Limiter {
+// limiter picks the rate-limit store: Redis or the database when several servers share limits,
+// memory for a single process (AUTH_RATE_LIMIT_STORAGE).
+func limiter(cfg *config.Config, st *store.Store) (ratelimit.Limiter, error) {
 	if !cfg.AuthRateLimitEnabled {
-		return ratelimit.Off{}
+		return ratelimit.Off{}, nil
 	}
-	return ratelimit.NewMemory()
+	switch cfg.AuthRateLimitStorage {
+	case "redis":
+		return ratelimit.NewRedis(cfg.RedisURL, "sellertrends:ratelimit:")
+	case "memory":
+		return ratelimit.NewMemory(), nil
+	}
+	return ratelimit.NewDatabase(st.DB(), st.Rebind), nil
 }

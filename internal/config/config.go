@@ -26,6 +26,7 @@ type Config struct {
 	AuthSecret                   string // empty in development until cli fills it from DataDir
 	AuthRequireEmailVerification bool
 	AuthRateLimitEnabled         bool
+	AuthRateLimitStorage         string // memory | database | redis
 	AuthSessionExpiresIn         time.Duration
 	AuthSessionUpdateAge         time.Duration
 	AuthSessionFreshAge          time.Duration
@@ -68,6 +69,14 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	}
 	c.AuthRequireEmailVerification = p.boolean("AUTH_REQUIRE_EMAIL_VERIFICATION", false)
 	c.AuthRateLimitEnabled = p.boolean("AUTH_RATE_LIMIT_ENABLED", c.Production())
+	storage := "database"
+	if c.RedisURL != "" {
+		storage = "redis"
+	}
+	c.AuthRateLimitStorage = p.oneOf("AUTH_RATE_LIMIT_STORAGE", storage, "memory", "database", "redis")
+	if c.AuthRateLimitStorage == "redis" && c.RedisURL == "" && p.err == nil {
+		p.err = fmt.Errorf("AUTH_RATE_LIMIT_STORAGE: redis needs REDIS_URL")
+	}
 	c.AuthSessionExpiresIn = p.seconds("AUTH_SESSION_EXPIRES_IN", 7*24*time.Hour, false)
 	c.AuthSessionUpdateAge = p.seconds("AUTH_SESSION_UPDATE_AGE", 24*time.Hour, true)
 	c.AuthSessionFreshAge = p.seconds("AUTH_SESSION_FRESH_AGE", 24*time.Hour, true)
