@@ -17,8 +17,8 @@ import (
 // What a Better Auth 1.7.25 app (better-sqlite3, secret "x"*32) wrote when "a@b.com" signed up
 // with password "password123": its DDL, its rows in its own formats, and the cookies it set.
 const (
-	baSecret   = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-	baDDL      = `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" integer not null, "image" text, "createdAt" date not null, "updatedAt" date not null);
+	baSecret = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	baDDL    = `create table "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" integer not null, "image" text, "createdAt" date not null, "updatedAt" date not null);
 create table "session" ("id" text not null primary key, "expiresAt" date not null, "token" text not null unique, "createdAt" date not null, "updatedAt" date not null, "ipAddress" text, "userAgent" text, "userId" text not null references "user" ("id") on delete cascade);
 create table "account" ("id" text not null primary key, "accountId" text not null, "providerId" text not null, "userId" text not null references "user" ("id") on delete cascade, "accessToken" text, "refreshToken" text, "idToken" text, "accessTokenExpiresAt" date, "refreshTokenExpiresAt" date, "scope" text, "password" text, "createdAt" date not null, "updatedAt" date not null);
 create table "verification" ("id" text not null primary key, "identifier" text not null, "value" text not null, "expiresAt" date not null, "createdAt" date not null, "updatedAt" date not null);
