@@ -20,7 +20,6 @@ import (
 var (
 	errCredentialNotFound = e(http.StatusBadRequest, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found")
 	errInvalidPassword    = e(http.StatusBadRequest, "INVALID_PASSWORD", "Invalid password")
-	errSessionExpired     = e(http.StatusBadRequest, "SESSION_EXPIRED", "Session expired. Re-authenticate to perform this action.")
 	errEmailSame          = e(http.StatusBadRequest, "EMAIL_IS_THE_SAME", "Email is the same")
 	errEmailTaken         = e(http.StatusUnprocessableEntity, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "Couldn't update your email")
 	errChangeEmailOff     = e(http.StatusBadRequest, "CHANGE_EMAIL_DISABLED", "Change email is disabled")

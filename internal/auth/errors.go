@@ -31,7 +31,6 @@ var (
 	errSessionNotFresh       = e(http.StatusForbidden, "SESSION_NOT_FRESH", "Session is not fresh")
 	errTooManyRequests       = e(http.StatusTooManyRequests, "TOO_MANY_REQUESTS", "Too many requests. Please try again later.")
 	errNotFound              = e(http.StatusNotFound, "NOT_FOUND", "Not Found")
-	errMethodNotAllowed      = e(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Method not allowed")
 )
 
 func e(status int, code, msg string) *httpx.Error { return httpx.NewError(status, code, msg) }

@@ -63,11 +63,6 @@ func (u UserJSON) toStore() *store.User {
 		CreatedAt: time.Time(u.CreatedAt), UpdatedAt: time.Time(u.UpdatedAt)}
 }
 
-func (x SessionJSON) toStore() *store.Session {
-	return &store.Session{ID: x.ID, Token: x.Token, UserID: x.UserID, IPAddress: x.IPAddress, UserAgent: x.UserAgent,
-		ExpiresAt: time.Time(x.ExpiresAt), CreatedAt: time.Time(x.CreatedAt), UpdatedAt: time.Time(x.UpdatedAt)}
-}
-
 // SessionResponse is get-session's answer.
 type SessionResponse struct {
 	Session SessionJSON `json:"session"`

@@ -29,7 +29,7 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 		return err
 	}
 	if *workspace == "" || fs.NArg() == 0 {
-		return fmt.Errorf("usage: sellertrends import --workspace W [--marketplace M] [--period P] [--lenient] FILE...")
+		return fmt.Errorf("usage: sellertrends import --workspace W [--marketplace M] [--period P] [--lenient] FILE [FILE ...]")
 	}
 	opts := report.Options{Marketplace: *market, Lenient: *lenient}
 	if *period != "" {

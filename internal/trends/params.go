@@ -55,14 +55,3 @@ func (p *params) oneOf(name, def string, allowed []string) string {
 	}
 	return v
 }
-
-func (p *params) boolean(name string) bool {
-	switch p.q.Get(name) {
-	case "", "false", "0":
-		return false
-	case "true", "1":
-		return true
-	}
-	p.fail(name, "must be true or false")
-	return false
-}

@@ -1,7 +1,5 @@
 package report
 
-import "fmt"
-
 // found is one place a report's period or marketplace was read from.
 type found struct {
 	source      string
@@ -49,10 +47,3 @@ func resolve(meta *Meta, opts Options, sources ...found) error {
 }
 
 func periodPtr(p Period) *Period { return &p }
-
-func describe(p *Period) string {
-	if p == nil {
-		return "none"
-	}
-	return fmt.Sprint(*p)
-}
