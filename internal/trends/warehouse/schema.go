@@ -28,10 +28,13 @@ var schema = []string{
 		rolling boolean not null default false,
 		imported_at timestamp not null, imported_by varchar not null,
 		primary key (dataset_id, period_idx))`,
-	`create table if not exists term (dataset_id integer not null, id integer not null, term varchar not null, primary key (dataset_id, id))`,
-	`create table if not exists asin (id integer primary key, asin varchar not null unique, title varchar)`,
-	`create table if not exists brand (id integer primary key, name varchar not null unique)`,
-	`create table if not exists category (id integer primary key, name varchar not null unique)`,
+	// Dictionaries carry no index: ids and values are unique by construction (one writer assigns
+	// them, skipping values already present), and maintaining ART indexes over millions of random
+	// ASINs was the slowest step of an import.
+	`create table if not exists term (dataset_id integer not null, id integer not null, term varchar not null)`,
+	`create table if not exists asin (id integer not null, asin varchar not null, title varchar)`,
+	`create table if not exists brand (id integer not null, name varchar not null)`,
+	`create table if not exists category (id integer not null, name varchar not null)`,
 	`create table if not exists fact (
 		dataset_id integer not null, period_idx integer not null, term_id integer not null, rank integer not null,
 		department varchar,
