@@ -155,11 +155,5 @@ func limiter(cfg *config.Config, st *store.Store) (ratelimit.Limiter, error) {
 	if !cfg.AuthRateLimitEnabled {
 		return ratelimit.Off{}, nil
 	}
-	switch cfg.AuthRateLimitStorage {
-	case "redis":
-		return ratelimit.NewRedis(cfg.RedisURL, "sellertrends:ratelimit:")
-	case "memory":
-		return ratelimit.NewMemory(), nil
-	}
-	return ratelimit.NewDatabase(st.DB(), st.Rebind), nil
+	return ratelimit.New(cfg.AuthRateLimitStorage, cfg.RedisURL, st.DB(), st.Rebind)
 }

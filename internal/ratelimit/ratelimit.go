@@ -4,6 +4,7 @@ package ratelimit
 
 import (
 	"context"
+	"database/sql"
 	"sync"
 	"time"
 )
@@ -69,4 +70,15 @@ func (m *Memory) sweep(now time.Time, window time.Duration) {
 			delete(m.records, k)
 		}
 	}
+}
+
+// New returns the limiter for a storage name: "memory", "database" (db with its rebind) or "redis".
+func New(storage, redisURL string, db *sql.DB, rebind func(string) string) (Limiter, error) {
+	switch storage {
+	case "redis":
+		return NewRedis(redisURL, "sellertrends:ratelimit:")
+	case "memory":
+		return NewMemory(), nil
+	}
+	return NewDatabase(db, rebind), nil
 }

@@ -58,7 +58,13 @@ func Server(t *testing.T, st *store.Store, env map[string]string) *App {
 	}
 	var lim ratelimit.Limiter = ratelimit.Off{}
 	if cfg.AuthRateLimitEnabled {
-		lim = ratelimit.NewMemory()
+		storage := cfg.AuthRateLimitStorage
+		if env["AUTH_RATE_LIMIT_STORAGE"] == "" {
+			storage = "memory" // tests share a Redis and a database: keep counts per test unless asked
+		}
+		if lim, err = ratelimit.New(storage, cfg.RedisURL, st.DB(), st.Rebind); err != nil {
+			t.Fatal(err)
+		}
 	}
 	secret := Secret
 	if cfg.AuthSecret != "" {
