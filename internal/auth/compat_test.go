@@ -60,6 +60,22 @@ func TestBetterAuthClientCompatibility(t *testing.T) {
 		want("sign-in", "redirect", false)
 		want("session-after-sign-in", "hasToken", true)
 		want("request-password-reset", "message", "If this email exists in our system, check your email for the reset link")
+		for _, s := range []string{"update-user", "change-password", "list-sessions", "revoke-other-sessions", "list-accounts", "change-email", "delete-user"} {
+			if e := steps[s]["error"]; e != nil {
+				t.Errorf("%s failed: %v", s, e)
+			}
+		}
+		want("session-after-update", "name", "Compat Renamed")
+		want("change-password", "hasToken", true)
+		want("list-sessions", "count", float64(1))
+		want("revoke-other-sessions", "status", true)
+		want("list-accounts", "provider", "credential")
+		want("list-accounts", "scopes", true)
+		want("unlink-last-account", "code", "FAILED_TO_UNLINK_LAST_ACCOUNT")
+		want("change-email", "status", true)
+		want("revoke-foreign-session", "status", float64(400))
+		want("delete-user", "message", "User deleted")
+		want("session-after-delete", "data", nil)
 		if steps["session-after-sign-up"]["email"] == nil || steps["session-after-sign-in"]["email"] != steps["sign-up"]["email"] {
 			t.Errorf("sessions do not carry the user: %v", steps)
 		}
