@@ -47,13 +47,14 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 	if err != nil {
 		return nil, err
 	}
+	points, err := w.termPoints(ctx, d.ID, terms)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]TermHistory, 0, len(terms))
 	for _, term := range terms {
 		h := TermHistory{Term: term, Points: []HistoryPoint{}}
-		byIdx, err := w.termPoints(ctx, d.ID, term)
-		if err != nil {
-			return nil, err
-		}
+		byIdx := points[term]
 		h.Found = len(byIdx) > 0
 		for idx := first; first >= 0 && idx <= last; idx++ {
 			p, ok := byIdx[idx]
@@ -97,14 +98,23 @@ func (w *Warehouse) loadedPeriods(ctx context.Context, ds int) (map[int]bool, er
 // termPoints reads one term's rows. The fact rows are read alone (a filtered scan), and the
 // few dictionary ids they name are resolved afterwards: joining the whole dictionaries made
 // DuckDB build hash tables over every ASIN on each request.
-func (w *Warehouse) termPoints(ctx context.Context, ds int, term string) (map[int]HistoryPoint, error) {
-	rows, err := w.db.QueryContext(ctx, `select period_idx, rank, asin1, asin2, asin3, click1, click2, click3, conv1, conv2, conv3,
-		brand1, brand2, brand3, cat1, cat2, cat3 from fact
-		where dataset_id = ? and term_id = (select id from term where dataset_id = ? and term = ?)`, ds, ds, term)
+func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map[string]map[int]HistoryPoint, error) {
+	// One scan for every requested term: the ids are found first, then the facts.
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(terms)), ", ")
+	args := []any{ds}
+	for _, t := range terms {
+		args = append(args, t)
+	}
+	args = append(args, ds)
+	rows, err := w.db.QueryContext(ctx, `with ids as (select id, term from term where dataset_id = ? and term in (`+marks+`))
+		select ids.term, f.period_idx, f.rank, f.asin1, f.asin2, f.asin3, f.click1, f.click2, f.click3, f.conv1, f.conv2, f.conv3,
+		f.brand1, f.brand2, f.brand3, f.cat1, f.cat2, f.cat3 from fact f join ids on f.term_id = ids.id
+		where f.dataset_id = ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
 	type raw struct {
+		term             string
 		idx, rank        int
 		asin, brand, cat [3]sql.NullInt64
 		click, conv      [3]sql.NullInt64
@@ -113,7 +123,7 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, term string) (map[in
 	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
 	for rows.Next() {
 		var r raw
-		if err := rows.Scan(&r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
+		if err := rows.Scan(&r.term, &r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
 			&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2]); err != nil {
 			rows.Close()
 			return nil, err
@@ -135,7 +145,7 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, term string) (map[in
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int]HistoryPoint, len(all))
+	out := make(map[string]map[int]HistoryPoint, len(terms))
 	for _, r := range all {
 		rank := r.rank
 		p := HistoryPoint{Rank: &rank}
@@ -151,7 +161,10 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, term string) (map[in
 				p.Categories = append(p.Categories, names["category"][r.cat[k].Int64][0])
 			}
 		}
-		out[r.idx] = p
+		if out[r.term] == nil {
+			out[r.term] = map[int]HistoryPoint{}
+		}
+		out[r.term][r.idx] = p
 	}
 	return out, nil
 }
