@@ -16,8 +16,10 @@ fi
 echo "==> building the web app"
 (cd web && npm run build)
 
+echo "==> lint (gofmt, go vet, staticcheck, tsc, eslint)"
+bash scripts/lint.sh
+
 echo "==> Go tests (SQLite and PostgreSQL)"
-go vet ./...
 go test -count=1 -timeout 20m ./...
 
 echo "==> Go fuzz tests (bounded)"
