@@ -99,22 +99,40 @@ func (w *Warehouse) loadedPeriods(ctx context.Context, ds int) (map[int]bool, er
 // few dictionary ids they name are resolved afterwards: joining the whole dictionaries made
 // DuckDB build hash tables over every ASIN on each request.
 func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map[string]map[int]HistoryPoint, error) {
-	// One scan for every requested term: the ids are found first, then the facts.
+	// The ids first (a small lookup), then one scan of the facts filtered on integer ids listed
+	// inline: a join against the term table here made DuckDB hash-join per request.
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(terms)), ", ")
 	args := []any{ds}
 	for _, t := range terms {
 		args = append(args, t)
 	}
-	args = append(args, ds)
-	rows, err := w.db.QueryContext(ctx, `with ids as (select id, term from term where dataset_id = ? and term in (`+marks+`))
-		select ids.term, f.period_idx, f.rank, f.asin1, f.asin2, f.asin3, f.click1, f.click2, f.click3, f.conv1, f.conv2, f.conv3,
-		f.brand1, f.brand2, f.brand3, f.cat1, f.cat2, f.cat3 from fact f join ids on f.term_id = ids.id
-		where f.dataset_id = ?`, args...)
+	idRows, err := w.db.QueryContext(ctx, `select id, term from term where dataset_id = ? and term in (`+marks+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("term history: %w", err)
+	}
+	termNames := map[int64]string{}
+	var idList []string
+	for idRows.Next() {
+		var id int64
+		var term string
+		if err := idRows.Scan(&id, &term); err != nil {
+			idRows.Close()
+			return nil, err
+		}
+		termNames[id] = term
+		idList = append(idList, fmt.Sprint(id))
+	}
+	idRows.Close()
+	if len(idList) == 0 {
+		return map[string]map[int]HistoryPoint{}, nil
+	}
+	rows, err := w.db.QueryContext(ctx, `select term_id, period_idx, rank, asin1, asin2, asin3, click1, click2, click3, conv1, conv2, conv3,
+		brand1, brand2, brand3, cat1, cat2, cat3 from fact where dataset_id = ? and term_id in (`+strings.Join(idList, ",")+`)`, ds)
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
 	type raw struct {
-		term             string
+		termID           int64
 		idx, rank        int
 		asin, brand, cat [3]sql.NullInt64
 		click, conv      [3]sql.NullInt64
@@ -123,7 +141,7 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map
 	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
 	for rows.Next() {
 		var r raw
-		if err := rows.Scan(&r.term, &r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
+		if err := rows.Scan(&r.termID, &r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
 			&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2]); err != nil {
 			rows.Close()
 			return nil, err
@@ -161,10 +179,11 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map
 				p.Categories = append(p.Categories, names["category"][r.cat[k].Int64][0])
 			}
 		}
-		if out[r.term] == nil {
-			out[r.term] = map[int]HistoryPoint{}
+		term := termNames[r.termID]
+		if out[term] == nil {
+			out[term] = map[int]HistoryPoint{}
 		}
-		out[r.term][r.idx] = p
+		out[term][r.idx] = p
 	}
 	return out, nil
 }
