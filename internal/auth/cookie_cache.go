@@ -60,28 +60,29 @@ func (s *Service) encodeCookieCache(sess SessionJSON, user UserJSON, now time.Ti
 	return v
 }
 
-// decodeCookieCache verifies a session_data value and returns its payload if still fresh.
-func (s *Service) decodeCookieCache(value string, now time.Time) (*cachePayload, bool) {
+// decodeCookieCache verifies a session_data value and returns its payload and the time the
+// cache entry expires, if still fresh.
+func (s *Service) decodeCookieCache(value string, now time.Time) (*cachePayload, time.Time, bool) {
 	raw, err := base64.RawURLEncoding.DecodeString(value)
 	if err != nil {
-		return nil, false
+		return nil, time.Time{}, false
 	}
 	var env cacheEnvelope
 	if err := json.Unmarshal(raw, &env); err != nil || env.Signature == "" {
-		return nil, false
+		return nil, time.Time{}, false
 	}
 	want := s.cacheSignature(cacheSignedText(env.Session, env.ExpiresAt))
 	if !hmac.Equal([]byte(want), []byte(env.Signature)) {
-		return nil, false
+		return nil, time.Time{}, false
 	}
 	var p cachePayload
 	if err := json.Unmarshal(env.Session, &p); err != nil {
-		return nil, false
+		return nil, time.Time{}, false
 	}
 	if (p.Version != "" && p.Version != "1") || env.ExpiresAt < now.UnixMilli() || time.Time(p.Session.ExpiresAt).Before(now) {
-		return nil, false
+		return nil, time.Time{}, false
 	}
-	return &p, true
+	return &p, time.UnixMilli(env.ExpiresAt), true
 }
 
 // setSessionCookies writes the token cookie (browser-session only when dontRemember), the

@@ -29,6 +29,11 @@ func (s *Service) getSession(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, nil)
 		return
 	}
+	if l.body != nil {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(l.body)
+		return
+	}
 	if l.fromCache || l.dontRemember || disableRefresh {
 		if !l.fromCache && !disableRefresh {
 			s.setCacheCookie(w, l.session, l.user, l.dontRemember)

@@ -28,6 +28,7 @@ type Service struct {
 	secret  []byte
 	cookies cookieNames
 	now     func() time.Time
+	memo    cacheMemo
 
 	// OnUserCreated runs after sign-up created a user (cli wires the personal workspace here).
 	// An error is logged; the account exists either way.

@@ -44,6 +44,7 @@ type lookup struct {
 	user         UserJSON
 	fromCache    bool
 	dontRemember bool
+	body         []byte // get-session's answer, when the cookie cache already holds it
 }
 
 // currentSession finds the request's session: from the cache cookie when allowed and fresh,
@@ -56,7 +57,16 @@ func (s *Service) currentSession(w http.ResponseWriter, r *http.Request, useCach
 	}
 	dontRemember := s.readSigned(r, s.cookies.dontRemember) != ""
 	if c, err := r.Cookie(s.cookies.sessionData); err == nil && c.Value != "" && useCache {
-		if p, ok := s.decodeCookieCache(c.Value, s.now()); ok && equalConstantTime(p.Session.Token, token) {
+		now := s.now()
+		if e, ok := s.memo.get(c.Value, now); ok && equalConstantTime(e.payload.Session.Token, token) {
+			return &lookup{session: e.payload.Session, user: e.payload.User, fromCache: true, dontRemember: dontRemember, body: e.body}, nil
+		}
+		if p, exp, ok := s.decodeCookieCache(c.Value, now); ok && equalConstantTime(p.Session.Token, token) {
+			body := compactJSON(SessionResponse{Session: p.Session, User: p.User})
+			if sessExp := time.Time(p.Session.ExpiresAt); sessExp.Before(exp) {
+				exp = sessExp
+			}
+			s.memo.put(c.Value, memoEntry{payload: p, body: append(body, '\n'), expiresAt: exp})
 			return &lookup{session: p.Session, user: p.User, fromCache: true, dontRemember: dontRemember}, nil
 		}
 		s.setCookie(w, s.cookies.sessionData, "", -1)

@@ -36,7 +36,7 @@ func EachDB(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 }
 
 // SQLite returns a fresh store on a file under t.TempDir().
-func SQLite(t *testing.T) *store.Store {
+func SQLite(t testing.TB) *store.Store {
 	t.Helper()
 	s, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -47,7 +47,7 @@ func SQLite(t *testing.T) *store.Store {
 }
 
 // Postgres returns a fresh store in its own schema, dropped when the test ends.
-func Postgres(t *testing.T) *store.Store {
+func Postgres(t testing.TB) *store.Store {
 	t.Helper()
 	url, schema := PostgresSchema(t)
 	s, err := store.Open(context.Background(), url, "")
@@ -59,7 +59,7 @@ func Postgres(t *testing.T) *store.Store {
 }
 
 // PostgresSchema creates an empty schema and returns a URL whose search_path points at it.
-func PostgresSchema(t *testing.T) (url, schema string) {
+func PostgresSchema(t testing.TB) (url, schema string) {
 	t.Helper()
 	schema = fmt.Sprintf("t_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, schemaSeq.Add(1))
 	admin, err := sql.Open("pgx", PostgresURL())

@@ -35,11 +35,12 @@ type App struct {
 	Auth      *auth.Service
 	Config    *config.Config
 	Warehouse *warehouse.Warehouse
+	Handler   http.Handler // the whole application, for in-process benchmarks
 }
 
 // Server starts the real handler for st on 127.0.0.1 with mail going to a fresh SMTP server.
 // env overrides configuration variables (e.g. AUTH_REQUIRE_EMAIL_VERIFICATION).
-func Server(t *testing.T, st *store.Store, env map[string]string) *App {
+func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 	t.Helper()
 	inbox := SMTP(t)
 	ts := httptest.NewUnstartedServer(nil)
@@ -81,22 +82,23 @@ func Server(t *testing.T, st *store.Store, env map[string]string) *App {
 	t.Cleanup(func() { wh.Close() })
 	tr := trends.New(cfg, st, wh, svc)
 	t.Cleanup(func() { tr.Close() })
-	ts.Config.Handler = server.New(cfg, server.Deps{Auth: svc.Handler(), Trends: tr.Handler()})
+	handler := server.New(cfg, server.Deps{Auth: svc.Handler(), Trends: tr.Handler()})
+	ts.Config.Handler = handler
 	ts.Start()
 	t.Cleanup(ts.Close)
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return &App{URL: base, Store: st, Inbox: inbox, Auth: svc, Config: cfg, Warehouse: wh}
+	return &App{URL: base, Store: st, Inbox: inbox, Auth: svc, Config: cfg, Warehouse: wh, Handler: handler}
 }
 
 // Client is a browser-like client: a cookie jar, the app's Origin on every request, no redirects followed.
 type Client struct {
-	t    *testing.T
+	t    testing.TB
 	app  *App
 	HTTP *http.Client
 }
 
 // Client returns a fresh client with an empty cookie jar.
-func (a *App) Client(t *testing.T) *Client {
+func (a *App) Client(t testing.TB) *Client {
 	jar, _ := cookiejar.New(nil)
 	return &Client{t: t, app: a, HTTP: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
@@ -109,7 +111,7 @@ type Response struct {
 }
 
 // JSON decodes the body into a map (or fails the test).
-func (r Response) JSON(t *testing.T) map[string]any {
+func (r Response) JSON(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(r.Body, &m); err != nil {
@@ -164,7 +166,7 @@ func (c *Client) Cookie(name string) string {
 }
 
 // SignUp creates an account and returns its client, signed in.
-func (a *App) SignUp(t *testing.T, email, password string) *Client {
+func (a *App) SignUp(t testing.TB, email, password string) *Client {
 	t.Helper()
 	c := a.Client(t)
 	res := c.Do("POST", "/api/auth/sign-up/email", map[string]any{"email": email, "password": password, "name": "Test User"})

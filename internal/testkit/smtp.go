@@ -43,7 +43,7 @@ type Inbox struct {
 }
 
 // SMTP starts an in-process SMTP server for the test and stops it at cleanup.
-func SMTP(t *testing.T) *Inbox {
+func SMTP(t testing.TB) *Inbox {
 	t.Helper()
 	in := &Inbox{new: make(chan struct{}, 100)}
 	s := smtp.NewServer(&backend{in: in})
