@@ -26,10 +26,20 @@ func decode(w http.ResponseWriter, r *http.Request, dst any) error {
 // fields collects validation failures in zod's message form: "[body.email] Invalid input: ...".
 type fields []string
 
+// requiredMax caps required fields: emails by RFC 5321, passwords well above any configured
+// maximum (the length rule then answers PASSWORD_TOO_LONG), everything else generously.
+var requiredMax = map[string]int{"email": maxEmailLen, "newEmail": maxEmailLen, "password": 1024, "newPassword": 1024, "currentPassword": 1024}
+
 func (f *fields) required(name string, v *string) {
 	if v == nil {
 		*f = append(*f, fmt.Sprintf("[body.%s] Invalid input: expected string, received undefined", name))
+		return
 	}
+	limit, ok := requiredMax[name]
+	if !ok {
+		limit = maxTokenLen
+	}
+	f.maxLen(name, v, limit)
 }
 
 func (f *fields) maxLen(name string, v *string, n int) {

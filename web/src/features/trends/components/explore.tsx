@@ -5,6 +5,7 @@ import { exploreQuery, exploreUrl, type ExploreParams } from '../api/queries'
 import { useSelection } from '../use-selection'
 import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Sparkline } from './sparkline'
+import { TermLink } from './term-link'
 import { Badges, Change } from './change'
 import { fmtInt, fmtPct } from '../../../lib/format'
 import { validateDashboardSearch } from '../use-selection'
@@ -141,7 +142,7 @@ export function Explore() {
               <tbody className={q.isPlaceholderData ? 'opacity-60' : ''}>
                 {q.data.rows.map((r) => (
                   <tr key={r.term} className="border-b border-zinc-100 dark:border-zinc-900">
-                    <td className="px-2 py-1"><Link to="/dashboard/term" search={{ ws: sel.ws, ds: sel.dataset?.id, t: [r.term] }} className="hover:underline">{r.term}</Link><Badges isNew={r.new} breakout={r.breakout} /></td>
+                    <td className="px-2 py-1"><TermLink term={r.term} /><Badges isNew={r.new} breakout={r.breakout} /></td>
                     <td className="px-2 py-1 tabular-nums">{fmtInt(r.rank)}</td>
                     {r.changes.map((c, i) => <td key={i} className="px-2 py-1 tabular-nums"><Change value={c} /></td>)}
                     <td className="px-2 py-1"><Sparkline values={r.spark} label={`Rank of ${r.term} over the last 13 periods`} /></td>

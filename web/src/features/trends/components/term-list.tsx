@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router'
+import { TermLink } from './term-link'
 import type { Page } from '../api/types'
 import { fmtInt } from '../../../lib/format'
 import { Badges, Change } from './change'
@@ -12,10 +12,10 @@ export function TermList({ page, window, empty }: { page: Page; window: number; 
     <ol className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
       {page.rows.map((r) => (
         <li key={r.term} className="flex items-center justify-between py-1.5">
-          <Link to="/dashboard/term" search={(prev: object) => ({ ...prev, t: [r.term] })} className="hover:underline">
+          <TermLink term={r.term}>
             {r.term}
             <Badges isNew={r.new} breakout={r.breakout} />
-          </Link>
+          </TermLink>
           <span className="flex gap-3 tabular-nums">
             <span className="text-zinc-500">#{fmtInt(r.rank)}</span>
             <Change value={r.changes[w]} />
