@@ -26,6 +26,7 @@ func main() {
 	weeks := flag.Int("weeks", 52, "weeks")
 	csvRows := flag.Int("csv-rows", 1000000, "rows of the weekly CSV imported for the import benchmark")
 	mem := flag.String("memory", "1GB", "DuckDB memory limit")
+	pgURL := flag.String("postgres", "postgres://root@127.0.0.1:5432/test", "PostgreSQL to compare with (empty: skip)")
 	flag.Parse()
 	dir, _ := os.MkdirTemp("", "trends-bench-")
 	defer os.RemoveAll(dir)
@@ -52,7 +53,8 @@ func main() {
 	r := rand.New(rand.NewPCG(1, 2))
 	fmt.Println("| question | p50 ms | p95 ms |")
 	fmt.Println("|---|---|---|")
-	report1("term history (1 term)", 100, func() {
+	ours := map[string]float64{}
+	ours["history"] = report1("term history (1 term)", 100, func() {
 		_, err := wh.TermHistories(ctx, d, []string{names[r.IntN(len(names))]})
 		must(err)
 	})
@@ -65,21 +67,34 @@ func main() {
 		must(err)
 	})
 	subs := []string{"mat", "for women", "led", "black", "kids", "bottle", "2 pack", "heavy"}
-	report1("explore: substring + sort by 4-period change, 100 rows", 40, func() {
+	ours["explore"] = report1("explore: substring + sort by 4-period change, 100 rows", 40, func() {
 		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Sort: "change4", Desc: true, Limit: 100, Window: 4})
 		must(err)
 	})
-	report1("overview (risers, fallers, new, breakouts, coming-up)", 20, func() {
+	ours["overview"] = report1("overview (risers, fallers, new, breakouts, coming-up)", 20, func() {
 		for _, l := range []string{"risers", "fallers", "new", "breakouts", "coming-up"} {
 			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{List: l, Sort: "change4", Desc: true, Limit: 10, Window: 4})
 			must(err)
 		}
 	})
+	if *pgURL != "" {
+		pg, err := comparePostgres(ctx, wh, dir, *pgURL, d.ID, names, subs)
+		if err != nil {
+			fmt.Println("PostgreSQL comparison failed:", err)
+		} else {
+			fmt.Println("| question | sellertrends p50 ms | PostgreSQL p50 ms | speed-up |")
+			fmt.Println("|---|---|---|---|")
+			for _, q := range []string{"history", "explore", "overview"} {
+				fmt.Printf("| %s | %.1f | %.1f | %.1fx |\n", q, ours[q], pg[q], pg[q]/ours[q])
+			}
+		}
+	}
 	benchImport(ctx, wh, dir, *csvRows)
 	fmt.Printf("peak RSS of this process: %s\n", peakRSS())
 }
 
-func report1(name string, n int, fn func()) {
+// report1 prints a question's p50 and p95 and returns the p50 in milliseconds.
+func report1(name string, n int, fn func()) float64 {
 	times := make([]time.Duration, n)
 	for i := range n {
 		t := time.Now()
@@ -88,6 +103,22 @@ func report1(name string, n int, fn func()) {
 	}
 	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
 	fmt.Printf("| %s | %.1f | %.1f |\n", name, ms(times[n/2]), ms(times[n*95/100]))
+	return ms(times[n/2])
+}
+
+// medianMS times fn n times and returns the median in milliseconds (-1 on error).
+func medianMS(n int, fn func() error) float64 {
+	times := make([]time.Duration, n)
+	for i := range n {
+		t := time.Now()
+		if err := fn(); err != nil {
+			fmt.Fprintln(os.Stderr, "postgres:", err)
+			return -1
+		}
+		times[i] = time.Since(t)
+	}
+	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+	return ms(times[n/2])
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
