@@ -40,6 +40,11 @@ func main() {
 	start := time.Now()
 	must(demo.Build(ctx, wh, "bench", demo.Size{Terms: *terms, Weeks: *weeks, Seed: 1, End: time.Now()}, nil))
 	fmt.Printf("build: %s\n", time.Since(start).Round(time.Millisecond))
+	_, _ = wh.DB().ExecContext(ctx, "checkpoint")
+	if st, err := os.Stat(filepath.Join(dir, "trends.duckdb")); err == nil {
+		rows := float64(*terms * *weeks)
+		fmt.Printf("on disk: %.0f MB, %.0f MB per million term-weeks\n", float64(st.Size())/1e6, float64(st.Size())/1e6/(rows/1e6))
+	}
 	ds, err := wh.Datasets(ctx, "bench")
 	must(err)
 	d := &ds[0]
