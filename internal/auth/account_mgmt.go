@@ -126,15 +126,7 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b changePasswordBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	var f fields
-	f.required("newPassword", b.NewPassword)
-	f.required("currentPassword", b.CurrentPassword)
-	if err := f.err(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if err := s.checkPassword(*b.NewPassword); err != nil {
@@ -221,15 +213,7 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b changeEmailBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	var f fields
-	f.required("newEmail", b.NewEmail)
-	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
-	if err := f.err(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
@@ -402,3 +386,17 @@ func (s *Service) deleteUserCallback(w http.ResponseWriter, r *http.Request) {
 
 // randomLowerID is Better Auth's delete token alphabet: digits and lower-case letters.
 func randomLowerID(n int) string { return strings.ToLower(randomID(n)) }
+
+func (b *changePasswordBody) validate() error {
+	var f fields
+	f.required("newPassword", b.NewPassword)
+	f.required("currentPassword", b.CurrentPassword)
+	return f.err()
+}
+
+func (b *changeEmailBody) validate() error {
+	var f fields
+	f.required("newEmail", b.NewEmail)
+	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
+	return f.err()
+}

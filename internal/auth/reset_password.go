@@ -28,15 +28,7 @@ type resetRequestBody struct {
 // requestPasswordReset (and its alias /forget-password) mails a single-use reset link.
 func (s *Service) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 	var b resetRequestBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	var f fields
-	f.required("email", b.Email)
-	f.maxLen("redirectTo", b.RedirectTo, maxURLLen)
-	if err := f.err(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if !validEmail(lower(*b.Email)) {
@@ -106,14 +98,7 @@ type resetBody struct {
 // AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET every session of the user ends too.
 func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) {
 	var b resetBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	var f fields
-	f.required("newPassword", b.NewPassword)
-	if err := f.err(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	token := str(b.Token)
@@ -177,3 +162,16 @@ func (s *Service) setPasswordAfterReset(r *http.Request, v *store.Verification, 
 }
 
 func lower(s string) string { return strings.ToLower(s) }
+
+func (b *resetRequestBody) validate() error {
+	var f fields
+	f.required("email", b.Email)
+	f.maxLen("redirectTo", b.RedirectTo, maxURLLen)
+	return f.err()
+}
+
+func (b *resetBody) validate() error {
+	var f fields
+	f.required("newPassword", b.NewPassword)
+	return f.err()
+}

@@ -29,12 +29,7 @@ func (b *signInBody) validate() error {
 // Unknown emails cost a hash too, so timing does not tell which accounts exist.
 func (s *Service) signInEmail(w http.ResponseWriter, r *http.Request) {
 	var b signInBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	if err := b.validate(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {

@@ -34,12 +34,7 @@ func (b *signUpBody) validate() error {
 // email verification is required, signs the user in.
 func (s *Service) signUpEmail(w http.ResponseWriter, r *http.Request) {
 	var b signUpBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	if err := b.validate(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {

@@ -23,6 +23,20 @@ func decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	return httpx.DecodeJSON(w, r, dst, httpx.DefaultMaxBody)
 }
 
+// readJSON decodes the body into dst and runs check (which sees the decoded value). On failure
+// it answers with the error and returns false, so handlers open with one line.
+func readJSON(w http.ResponseWriter, r *http.Request, dst any, check func() error) bool {
+	if err := decode(w, r, dst); err != nil {
+		writeErr(w, r, err)
+		return false
+	}
+	if err := check(); err != nil {
+		writeErr(w, r, err)
+		return false
+	}
+	return true
+}
+
 // fields collects validation failures in zod's message form: "[body.email] Invalid input: ...".
 type fields []string
 

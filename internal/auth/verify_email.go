@@ -81,15 +81,7 @@ type sendVerificationBody struct {
 // Anonymous: always answers status true so it does not reveal which emails exist.
 func (s *Service) sendVerificationEmail(w http.ResponseWriter, r *http.Request) {
 	var b sendVerificationBody
-	if err := decode(w, r, &b); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	var f fields
-	f.required("email", b.Email)
-	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
-	if err := f.err(); err != nil {
-		writeErr(w, r, err)
+	if !readJSON(w, r, &b, b.validate) {
 		return
 	}
 	if !validEmail(lower(*b.Email)) {
@@ -271,4 +263,11 @@ func appendQuery(raw, key, value string) string {
 	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+func (b *sendVerificationBody) validate() error {
+	var f fields
+	f.required("email", b.Email)
+	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
+	return f.err()
 }
