@@ -77,10 +77,8 @@ func main() {
 		must(err)
 	})
 	ours["overview"] = report1("overview (risers, fallers, new, breakouts, coming-up)", 20, func() {
-		for _, l := range []string{"risers", "fallers", "new", "breakouts", "coming-up"} {
-			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{List: l, Sort: "change4", Desc: true, Limit: 10, Window: 4})
-			must(err)
-		}
+		_, err := wh.Overview(ctx, d, 4)
+		must(err)
 	})
 	if *pgURL != "" {
 		pg, err := comparePostgres(ctx, wh, dir, *pgURL, d.ID, names, subs)

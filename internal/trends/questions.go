@@ -44,23 +44,17 @@ func (s *Service) overview(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		// Movers compare over 4 periods once 5 are loaded; until then over 1 (the screen says which).
-		window, change := 4, "change4"
+		// The lists were chosen at import; only their counts are read here.
+		window := 4
 		if len(sum.Periods) < 5 {
-			window, change = 1, "change1"
+			window = 1
 		}
-		lists := map[string]warehouse.ExploreQuery{
-			"risers":    {List: "risers", Window: window, Sort: change, Desc: true, Limit: 10},
-			"fallers":   {List: "fallers", Window: window, Sort: change, Limit: 10},
-			"new":       {List: "new", Window: window, Sort: "rank", Limit: 10},
-			"breakouts": {List: "breakouts", Window: window, Sort: "change4", Desc: true, Limit: 10},
-			"comingUp":  {List: "coming-up", Window: window, Sort: "comingUp", Desc: true, Limit: 10},
+		lists, err := s.wh.Overview(r.Context(), d, window)
+		if err != nil {
+			return nil, err
 		}
 		out := map[string]any{"summary": sum, "window": window, "demo": d.Workspace == DemoWorkspace}
-		for name, q := range lists {
-			p, err := s.wh.Explore(r.Context(), d, q)
-			if err != nil {
-				return nil, err
-			}
+		for name, p := range lists {
 			out[name] = p
 		}
 		return out, nil

@@ -133,6 +133,11 @@ func TestMeasuresAgainstHandComputedValues(t *testing.T) {
 	if page.Total != 1 || page.Rows[0].Term != "newcomer" {
 		t.Errorf("new: %+v", page)
 	}
+	// The overview's lists, chosen at import, agree with the same lists asked live.
+	ov, err := w.Overview(context.Background(), d, 4)
+	if err != nil || ov["risers"].Total != 1 || ov["risers"].Rows[0].Term != "riser" || ov["new"].Rows[0].Term != "newcomer" || ov["fallers"].Total != 1 {
+		t.Errorf("overview %+v %v", ov, err)
+	}
 }
 
 func TestGapsAreShownNotZeroFilled(t *testing.T) {

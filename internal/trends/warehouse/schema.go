@@ -50,6 +50,9 @@ var schema = []string{
 		periods_present integer not null, is_new boolean not null, breakout boolean not null,
 		click_conc double, conv_conc double, seasonality double, coming_up double,
 		spark integer[], brand1 integer, cat1 integer, asin1 integer)`,
+	// The overview's short lists, chosen at import so the overview reads a few dozen rows.
+	`create table if not exists overview_terms (dataset_id integer not null, list varchar not null, window_periods integer not null, pos integer not null, term_id integer not null)`,
+	`create table if not exists overview_counts (dataset_id integer not null, list varchar not null, window_periods integer not null, total integer not null)`,
 }
 
 func (w *Warehouse) migrate(ctx context.Context) error {

@@ -81,5 +81,73 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
 	if _, err := tx.ExecContext(ctx, q, ds, L); err != nil {
 		return fmt.Errorf("measures: %w", err)
 	}
+	return materializeOverview(ctx, tx, ds)
+}
+
+// OverviewSize is how many terms each overview list keeps.
+const OverviewSize = 10
+
+// materializeOverview stores the overview's lists (for both windows it may show) at import.
+func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
+	for _, t := range []string{"overview_terms", "overview_counts"} {
+		if _, err := tx.ExecContext(ctx, `delete from `+t+` where dataset_id = ?`, ds); err != nil {
+			return err
+		}
+	}
+	for _, window := range []int{1, 4} {
+		for _, l := range OverviewLists(window) {
+			where, args := l.Query.where(ds)
+			q := fmt.Sprintf(`insert into overview_terms select ?, ?, ?, row_number() over (order by %s), s.term_id
+				from term_stats s where %s order by %s limit %d`, l.Query.orderBy(), where, l.Query.orderBy(), OverviewSize)
+			if _, err := tx.ExecContext(ctx, q, append([]any{ds, l.Name, window}, args...)...); err != nil {
+				return fmt.Errorf("overview %s: %w", l.Name, err)
+			}
+			count := `insert into overview_counts select ?, ?, ?, count(*) from term_stats s where ` + where
+			if _, err := tx.ExecContext(ctx, count, append([]any{ds, l.Name, window}, args...)...); err != nil {
+				return fmt.Errorf("overview %s count: %w", l.Name, err)
+			}
+		}
+	}
 	return nil
+}
+
+// OverviewList is one of the overview's lists and the query that selects it.
+type OverviewList struct {
+	Name  string
+	Query ExploreQuery
+}
+
+// OverviewLists are the overview's lists over a change window of 1 or 4 periods.
+func OverviewLists(window int) []OverviewList {
+	change := fmt.Sprintf("change%d", window)
+	return []OverviewList{
+		{"risers", ExploreQuery{List: "risers", Window: window, Sort: change, Desc: true}},
+		{"fallers", ExploreQuery{List: "fallers", Window: window, Sort: change}},
+		{"new", ExploreQuery{List: "new", Window: window, Sort: "rank"}},
+		{"breakouts", ExploreQuery{List: "breakouts", Window: window, Sort: "change4", Desc: true}},
+		{"comingUp", ExploreQuery{List: "coming-up", Window: window, Sort: "comingUp", Desc: true}},
+	}
+}
+
+// Overview reads the materialised lists for a window, with each list's full count.
+func (w *Warehouse) Overview(ctx context.Context, d *Dataset, window int) (map[string]*Page, error) {
+	out := map[string]*Page{}
+	for _, l := range OverviewLists(window) {
+		page := &Page{Rows: []TermRow{}}
+		err := w.db.QueryRowContext(ctx, `select coalesce(max(total), 0) from overview_counts where dataset_id = ? and list = ? and window_periods = ?`,
+			d.ID, l.Name, window).Scan(&page.Total)
+		if err != nil {
+			return nil, err
+		}
+		err = w.scanTerms(ctx, `s.dataset_id = ? and s.term_id in (select term_id from overview_terms o where o.dataset_id = ? and o.list = ? and o.window_periods = ?)`,
+			[]any{d.ID, d.ID, l.Name, window}, l.Query.orderBy(), OverviewSize, 0, func(r TermRow) error {
+				page.Rows = append(page.Rows, r)
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+		out[l.Name] = page
+	}
+	return out, nil
 }
