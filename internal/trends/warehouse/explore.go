@@ -131,7 +131,7 @@ func (q ExploreQuery) orderBy() string {
 
 const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, s.ch_1, s.ch_4, s.ch_13, s.ch_52,
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
-	b.name, c.name, a.asin`
+	s.brand1, s.cat1, s.asin1`
 
 // Explore returns one page of terms and the total count.
 func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
@@ -153,24 +153,68 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 	return w.scanTerms(ctx, where, args, q.orderBy(), -1, 0, fn)
 }
 
+// scanTerms reads term_stats rows. Pages (limit >= 0) resolve the top brand, category and ASIN
+// ids afterwards, for the page's rows only: joining the dictionaries in SQL made DuckDB build
+// hash tables over every ASIN per request. Exports join them in SQL, as they read everything.
 func (w *Warehouse) scanTerms(ctx context.Context, where string, args []any, order string, limit, offset int, fn func(TermRow) error) error {
-	sqlText := `select ` + termRowColumns + ` from term_stats s
+	if limit < 0 {
+		return w.scanTermsJoined(ctx, where, args, order, fn)
+	}
+	rows, err := w.db.QueryContext(ctx, `select `+termRowColumns+` from term_stats s where `+where+` order by `+order+` limit ? offset ?`, append(args, limit, offset)...)
+	if err != nil {
+		return fmt.Errorf("explore: %w", err)
+	}
+	var page []TermRow
+	var refs [][3]sql.NullInt64
+	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
+	for rows.Next() {
+		r, ref, err := scanTermRow(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		for k, table := range []string{"brand", "category", "asin"} {
+			if ref[k].Valid {
+				ids[table][ref[k].Int64] = true
+			}
+		}
+		page, refs = append(page, r), append(refs, ref)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	names, err := w.dictionaryNames(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i, r := range page {
+		r.TopBrand = names["brand"][refs[i][0].Int64][0]
+		r.TopCategory = names["category"][refs[i][1].Int64][0]
+		r.TopASIN = names["asin"][refs[i][2].Int64][0]
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *Warehouse) scanTermsJoined(ctx context.Context, where string, args []any, order string, fn func(TermRow) error) error {
+	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1", "b.id, c.id, a.id, b.name, c.name, a.asin", 1) + ` from term_stats s
 		left join brand b on b.id = s.brand1 left join category c on c.id = s.cat1 left join asin a on a.id = s.asin1
 		where ` + where + ` order by ` + order
-	if limit >= 0 {
-		sqlText += ` limit ? offset ?`
-		args = append(args, limit, offset)
-	}
 	rows, err := w.db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r, err := scanTermRow(rows)
+		var brand, cat, asin sql.NullString
+		r, _, err := scanTermRow(rows, &brand, &cat, &asin)
 		if err != nil {
 			return err
 		}
+		r.TopBrand, r.TopCategory, r.TopASIN = brand.String, cat.String, asin.String
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -178,17 +222,19 @@ func (w *Warehouse) scanTerms(ctx context.Context, where string, args []any, ord
 	return rows.Err()
 }
 
-func scanTermRow(rows *sql.Rows) (TermRow, error) {
+// scanTermRow reads termRowColumns (ending with the brand, category and ASIN ids) plus any extra
+// destinations the caller appends.
+func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [3]sql.NullInt64, error) {
 	var r TermRow
 	var ranks [4]sql.NullInt64
 	var ch [4]sql.NullFloat64
 	var season, coming sql.NullFloat64
 	var spark []any
-	var brand, cat, asin sql.NullString
-	err := rows.Scan(&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
-		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &brand, &cat, &asin)
-	if err != nil {
-		return r, fmt.Errorf("explore: scan: %w", err)
+	var ref [3]sql.NullInt64
+	dest := append([]any{&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
+		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &ref[2]}, extra...)
+	if err := rows.Scan(dest...); err != nil {
+		return r, ref, fmt.Errorf("explore: scan: %w", err)
 	}
 	for i := range 4 {
 		if ranks[i].Valid {
@@ -213,6 +259,5 @@ func scanTermRow(rows *sql.Rows) (TermRow, error) {
 			r.Spark[i] = &x
 		}
 	}
-	r.TopBrand, r.TopCategory, r.TopASIN = brand.String, cat.String, asin.String
-	return r, nil
+	return r, ref, nil
 }
