@@ -63,6 +63,7 @@ test('open the demo, find a rising term, open it and compare two terms', async (
   await page.waitForURL(/\/dashboard\/term\?/)
   await page.getByRole('img', { name: /Rank history/ }).waitFor()
   await page.locator('canvas').first().waitFor()
+  await page.getByRole('img', { name: /Click share of the top 3 clicked products/ }).waitFor()
   await page.getByLabel('Compare with').fill(second.replace(/(New|Breakout)/g, '').trim())
   await page.getByRole('button', { name: 'Add to chart' }).click()
   await page.getByRole('heading', { name: / vs / }).waitFor()

@@ -6,6 +6,7 @@ import { exploreQuery, historyQuery } from '../api/queries'
 import { useSelection } from '../use-selection'
 import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { RankChart, type Series } from './rank-chart'
+import { ShareChart } from './share-chart'
 import { fmtDate, fmtInt, fmtPct } from '../../../lib/format'
 import { addWatch } from '../../watchlists/api/watchlist'
 import { Button } from '../../../components/ui/button'
@@ -89,6 +90,7 @@ export function TermPage() {
               ) : <Empty title="No related terms" />}
             </Card>
           </div>
+          {q.data.terms[0]?.found && <ShareChart history={q.data.terms[0]} />}
           <ProductsTable history={q.data.terms[0]} ws={sel.ws} ds={sel.dataset?.id} />
           {seasons && seasons.series.length > 1 && <RankChart xs={seasons.xs} series={seasons.series} title="Seasonality: one line per year" xIsDate={false} />}
         </>
