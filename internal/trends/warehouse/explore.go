@@ -166,17 +166,11 @@ func (w *Warehouse) scanTerms(ctx context.Context, where string, args []any, ord
 	}
 	var page []TermRow
 	var refs [][3]sql.NullInt64
-	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
 	for rows.Next() {
 		r, ref, err := scanTermRow(rows)
 		if err != nil {
 			rows.Close()
 			return err
-		}
-		for k, table := range []string{"brand", "category", "asin"} {
-			if ref[k].Valid {
-				ids[table][ref[k].Int64] = true
-			}
 		}
 		page, refs = append(page, r), append(refs, ref)
 	}
@@ -184,17 +178,36 @@ func (w *Warehouse) scanTerms(ctx context.Context, where string, args []any, ord
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	if err := w.fillTopNames(ctx, page, refs); err != nil {
+		return err
+	}
+	for _, r := range page {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillTopNames sets each row's top brand, category and ASIN from the dictionary ids in refs.
+func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]sql.NullInt64) error {
+	ids := map[string]map[int64]bool{"brand": {}, "category": {}, "asin": {}}
+	tables := []string{"brand", "category", "asin"}
+	for _, ref := range refs {
+		for k, table := range tables {
+			if ref[k].Valid {
+				ids[table][ref[k].Int64] = true
+			}
+		}
+	}
 	names, err := w.dictionaryNames(ctx, ids)
 	if err != nil {
 		return err
 	}
-	for i, r := range page {
-		r.TopBrand = names["brand"][refs[i][0].Int64][0]
-		r.TopCategory = names["category"][refs[i][1].Int64][0]
-		r.TopASIN = names["asin"][refs[i][2].Int64][0]
-		if err := fn(r); err != nil {
-			return err
-		}
+	for i := range page {
+		page[i].TopBrand = names["brand"][refs[i][0].Int64][0]
+		page[i].TopCategory = names["category"][refs[i][1].Int64][0]
+		page[i].TopASIN = names["asin"][refs[i][2].Int64][0]
 	}
 	return nil
 }

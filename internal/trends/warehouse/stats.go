@@ -129,25 +129,58 @@ func OverviewLists(window int) []OverviewList {
 	}
 }
 
-// Overview reads the materialised lists for a window, with each list's full count.
+// Overview reads the materialised lists for a window, with each list's full count, in two
+// queries whatever the number of lists.
 func (w *Warehouse) Overview(ctx context.Context, d *Dataset, window int) (map[string]*Page, error) {
 	out := map[string]*Page{}
 	for _, l := range OverviewLists(window) {
-		page := &Page{Rows: []TermRow{}}
-		err := w.db.QueryRowContext(ctx, `select coalesce(max(total), 0) from overview_counts where dataset_id = ? and list = ? and window_periods = ?`,
-			d.ID, l.Name, window).Scan(&page.Total)
-		if err != nil {
+		out[l.Name] = &Page{Rows: []TermRow{}}
+	}
+	counts, err := w.db.QueryContext(ctx, `select list, total from overview_counts where dataset_id = ? and window_periods = ?`, d.ID, window)
+	if err != nil {
+		return nil, err
+	}
+	for counts.Next() {
+		var list string
+		var total int
+		if err := counts.Scan(&list, &total); err != nil {
+			counts.Close()
 			return nil, err
 		}
-		err = w.scanTerms(ctx, `s.dataset_id = ? and s.term_id in (select term_id from overview_terms o where o.dataset_id = ? and o.list = ? and o.window_periods = ?)`,
-			[]any{d.ID, d.ID, l.Name, window}, l.Query.orderBy(), OverviewSize, 0, func(r TermRow) error {
-				page.Rows = append(page.Rows, r)
-				return nil
-			})
+		if p, ok := out[list]; ok {
+			p.Total = total
+		}
+	}
+	counts.Close()
+	rows, err := w.db.QueryContext(ctx, `select `+termRowColumns+`, o.list from overview_terms o
+		join term_stats s on s.dataset_id = o.dataset_id and s.term_id = o.term_id
+		where o.dataset_id = ? and o.window_periods = ? order by o.list, o.pos`, d.ID, window)
+	if err != nil {
+		return nil, fmt.Errorf("overview: %w", err)
+	}
+	var lists []string
+	var page []TermRow
+	var refs [][3]sql.NullInt64
+	for rows.Next() {
+		var list string
+		r, ref, err := scanTermRow(rows, &list)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
-		out[l.Name] = page
+		lists, page, refs = append(lists, list), append(page, r), append(refs, ref)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := w.fillTopNames(ctx, page, refs); err != nil {
+		return nil, err
+	}
+	for i, r := range page {
+		if p, ok := out[lists[i]]; ok {
+			p.Rows = append(p.Rows, r)
+		}
 	}
 	return out, nil
 }
