@@ -21,10 +21,9 @@ type Mail struct {
 }
 
 // Link returns the first URL in the mail's text part that contains substr.
-func (m Mail) Link(t *testing.T, substr string) string {
+func (m Mail) Link(t testing.TB, substr string) string {
 	t.Helper()
-	body := strings.ReplaceAll(m.Data, "=\r\n", "") // undo quoted-printable soft breaks
-	body = strings.ReplaceAll(body, "=3D", "=")
+	body := unQP(m.Data) // undo quoted-printable soft breaks and escapes
 	for _, u := range regexp.MustCompile(`https?://[^\s"<>]+`).FindAllString(body, -1) {
 		if strings.Contains(u, substr) {
 			return u
@@ -76,6 +75,28 @@ func (in *Inbox) Wait(t *testing.T, to string) Mail {
 	}
 }
 
+// WaitLink blocks until a mail to `to` holding a link that contains substr arrives, takes it out
+// of the inbox and returns the link. Mails are sent in the background, so their order is not
+// guaranteed: tests name the mail they want rather than count them.
+func (in *Inbox) WaitLink(t testing.TB, to, substr string) string {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		if m, ok := in.take(to, func(m Mail) bool { return strings.Contains(unQP(m.Data), substr) }); ok {
+			return m.Link(t, substr)
+		}
+		select {
+		case <-in.new:
+		case <-deadline:
+			t.Fatalf("no mail to %s with a link containing %q within 10s", to, substr)
+		}
+	}
+}
+
+func unQP(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "=\r\n", ""), "=3D", "=")
+}
+
 // Count returns how many mails went to `to`.
 func (in *Inbox) Count(to string) int {
 	in.mu.Lock()
@@ -93,11 +114,16 @@ func (in *Inbox) Count(to string) int {
 
 // find takes the oldest unread mail to `to` out of the inbox.
 func (in *Inbox) find(to string) (Mail, bool) {
+	return in.take(to, func(Mail) bool { return true })
+}
+
+// take removes and returns the oldest mail to `to` that matches.
+func (in *Inbox) take(to string, match func(Mail) bool) (Mail, bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	for i, m := range in.got {
 		for _, r := range m.To {
-			if strings.EqualFold(r, to) {
+			if strings.EqualFold(r, to) && match(m) {
 				in.got = append(in.got[:i:i], in.got[i+1:]...)
 				return m, true
 			}
