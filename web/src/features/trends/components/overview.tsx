@@ -57,7 +57,7 @@ export function Overview() {
             <Card title="Top fallers"><TermList page={overview.data.fallers} window={overview.data.window} empty="No fallers yet" /></Card>
             <Card title="New terms"><TermList page={overview.data.new} window={overview.data.window} empty="No new terms (needs 4 earlier periods)" /></Card>
             <Card title="Breakouts"><TermList page={overview.data.breakouts} window={4} empty="No breakouts" /></Card>
-            <Card title="Coming up (rose in the next weeks last year)"><TermList page={overview.data.comingUp} window={52} empty="Needs a year of history" /></Card>
+            <Card title="Coming up (rose in the next weeks last year)"><TermList page={overview.data.comingUp} window={52} empty="Needs a year of history" measure={(r) => r.comingUp} /></Card>
             <Card title="Your watchlist"><WatchlistMoves ws={sel.ws!} readOnly={sel.isDemo} /></Card>
           </div>
         </>

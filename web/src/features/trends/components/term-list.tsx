@@ -1,13 +1,15 @@
 import { TermLink } from './term-link'
-import type { Page } from '../api/types'
+import type { Page, TermRow } from '../api/types'
 import { fmtInt } from '../../../lib/format'
 import { Badges, Change } from './change'
 import { Empty } from '../../../components/ui/states'
 
-// A short ranked list of terms for the overview cards; each links to the term page.
-export function TermList({ page, window, empty }: { page: Page; window: number; empty: string }) {
+// A short ranked list of terms for the overview cards; each links to the term page. The number
+// shown is the change over the window, or another measure when the card is about one.
+export function TermList({ page, window, empty, measure }: { page: Page; window: number; empty: string; measure?: (r: TermRow) => number | null }) {
   if (page.rows.length === 0) return <Empty title={empty} />
   const w = [1, 4, 13, 52].indexOf(window)
+  const value = measure ?? ((r: TermRow) => r.changes[w])
   return (
     <ol className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
       {page.rows.map((r) => (
@@ -18,7 +20,7 @@ export function TermList({ page, window, empty }: { page: Page; window: number; 
           </TermLink>
           <span className="flex gap-3 tabular-nums">
             <span className="text-zinc-500">#{fmtInt(r.rank)}</span>
-            <Change value={r.changes[w]} />
+            <Change value={value(r)} />
           </span>
         </li>
       ))}
