@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
 )
@@ -17,14 +21,7 @@ func TestTwoServersShareSessionsAndLimits(t *testing.T) {
 	for _, storage := range []string{"database", "redis"} {
 		t.Run("limits="+storage, func(t *testing.T) {
 			url, _ := testkit.PostgresSchema(t)
-			open := func() *store.Store {
-				st, err := store.Open(context.Background(), url, "")
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { st.Close() })
-				return st
-			}
+			open := func() *store.Store { return openShared(t, url) }
 			env := map[string]string{"AUTH_RATE_LIMIT_ENABLED": "true", "AUTH_RATE_LIMIT_STORAGE": storage, "REDIS_URL": "redis://127.0.0.1:6379/0"}
 			a, b := testkit.Server(t, open(), env), testkit.Server(t, open(), env)
 			email := fmt.Sprintf("shared-%d@example.com", time.Now().UnixNano())
@@ -45,4 +42,52 @@ func TestTwoServersShareSessionsAndLimits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With REDIS_URL set, get-session answers from the shared Redis cache, and every change made on
+// one server (profile, revocation) shows on the other at once.
+func TestSessionCacheInRedisStaysCoherentAcrossServers(t *testing.T) {
+	url, _ := testkit.PostgresSchema(t)
+	open := func() *store.Store { return openShared(t, url) }
+	env := map[string]string{"REDIS_URL": "redis://127.0.0.1:6379/0"}
+	a, b := testkit.Server(t, open(), env), testkit.Server(t, open(), env)
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer rdb.Close()
+	email := fmt.Sprintf("cache-%d@example.com", time.Now().UnixNano())
+	ca := a.SignUp(t, email, "password123")
+	signed := ca.Cookie("better-auth.session_token")
+	raw := strings.SplitN(signed, ".", 2)[0]
+	getB := func() map[string]any {
+		res := b.Client(t).Do("GET", "/api/auth/get-session?disableCookieCache=true", nil, "Cookie", "better-auth.session_token="+signed)
+		return sessionOf(t, res)
+	}
+	if s := getB(); s == nil || s["user"].(map[string]any)["email"] != email {
+		t.Fatal("server B does not see the session")
+	}
+	if n := rdb.Exists(context.Background(), sessioncache.Prefix+"t:"+raw).Val(); n != 1 {
+		t.Fatal("get-session did not cache the session in Redis")
+	}
+	if res := ca.Do("POST", "/api/auth/update-user", map[string]any{"name": "Renamed on A"}); res.Status != 200 {
+		t.Fatalf("update-user: %d %s", res.Status, res.Body)
+	}
+	if s := getB(); s == nil || s["user"].(map[string]any)["name"] != "Renamed on A" {
+		t.Fatalf("server B still shows the old name: %v", s)
+	}
+	if res := ca.Do("POST", "/api/auth/sign-out", map[string]any{}); res.Status != 200 {
+		t.Fatalf("sign-out: %d", res.Status)
+	}
+	if s := getB(); s != nil {
+		t.Fatalf("server B still accepts a session signed out on A: %v", s)
+	}
+}
+
+// openShared opens one more store on the PostgreSQL schema at url, as a second server would.
+func openShared(t *testing.T, url string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -40,8 +40,16 @@ func (s *Store) CreateSession(ctx context.Context, x *Session) error {
 	return nil
 }
 
-// SessionAndUser returns the session with token and its user in one query, or ErrNotFound.
+// SessionAndUser returns the session with token and its user, or ErrNotFound: from the session
+// cache when one is configured, otherwise in one query.
 func (s *Store) SessionAndUser(ctx context.Context, token string) (*Session, *User, error) {
+	if s.sessions != nil {
+		return s.cachedSessionAndUser(ctx, token)
+	}
+	return s.sessionAndUserFromDB(ctx, token)
+}
+
+func (s *Store) sessionAndUserFromDB(ctx context.Context, token string) (*Session, *User, error) {
 	row := s.queryRow(ctx, `select s."id", s."expiresAt", s."token", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent", s."userId",
 		u."id", u."name", u."email", u."emailVerified", u."image", u."createdAt", u."updatedAt"
 		from "session" s join "user" u on u."id" = s."userId" where s."token" = ?`, token)
@@ -82,20 +90,28 @@ func (s *Store) SessionsByUser(ctx context.Context, userID string) ([]*Session, 
 
 // ExtendSession moves a session's expiry (get-session refresh).
 func (s *Store) ExtendSession(ctx context.Context, token string, expiresAt, now time.Time) error {
-	_, err := s.exec(ctx, `update "session" set "expiresAt" = ?, "updatedAt" = ? where "token" = ?`,
+	owner, err := s.sessionOwner(ctx, token)
+	if err != nil {
+		return fmt.Errorf("session: extend: %w", err)
+	}
+	_, err = s.exec(ctx, `update "session" set "expiresAt" = ?, "updatedAt" = ? where "token" = ?`,
 		s.dialect.timeArg(expiresAt), s.dialect.timeArg(now), token)
 	if err != nil {
 		return fmt.Errorf("session: extend: %w", err)
 	}
-	return nil
+	return s.invalidateUser(ctx, owner)
 }
 
 // DeleteSession removes the session with token (no error if it is already gone).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
+	owner, err := s.sessionOwner(ctx, token)
+	if err != nil {
+		return fmt.Errorf("session: delete: %w", err)
+	}
 	if _, err := s.exec(ctx, `delete from "session" where "token" = ?`, token); err != nil {
 		return fmt.Errorf("session: delete: %w", err)
 	}
-	return nil
+	return s.invalidateUser(ctx, owner)
 }
 
 // DeleteUserSessions removes every session of a user except keepToken ("" keeps none).
@@ -103,5 +119,5 @@ func (s *Store) DeleteUserSessions(ctx context.Context, userID, keepToken string
 	if _, err := s.exec(ctx, `delete from "session" where "userId" = ? and "token" <> ?`, userID, keepToken); err != nil {
 		return fmt.Errorf("session: delete for user: %w", err)
 	}
-	return nil
+	return s.invalidateUser(ctx, userID)
 }

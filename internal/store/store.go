@@ -26,8 +26,9 @@ var migrations embed.FS
 
 // Store is the application database.
 type Store struct {
-	db      *sql.DB
-	dialect dialect
+	db       *sql.DB
+	dialect  dialect
+	sessions SessionCache // optional (REDIS_URL); see session_cache.go
 }
 
 // Open connects to PostgreSQL when databaseURL is set, otherwise to SQLite at

@@ -93,6 +93,9 @@ func (s *Store) UpdateUser(ctx context.Context, id string, upd UserUpdate, now t
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil, ErrNotFound
 	}
+	if err := s.invalidateUser(ctx, id); err != nil {
+		return nil, err
+	}
 	return s.UserByID(ctx, id)
 }
 
@@ -105,5 +108,5 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 			return fmt.Errorf("user: delete: %w", err)
 		}
 	}
-	return nil
+	return s.invalidateUser(ctx, id)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
+	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
@@ -66,6 +67,14 @@ func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 		if lim, err = ratelimit.New(storage, cfg.RedisURL, st.DB(), st.Rebind); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if cfg.RedisURL != "" {
+		cache, err := sessioncache.New(cfg.RedisURL, sessioncache.Prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.WithSessionCache(cache)
+		t.Cleanup(func() { cache.Close() })
 	}
 	secret := Secret
 	if cfg.AuthSecret != "" {
