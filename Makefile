@@ -3,7 +3,7 @@ SHELL := /bin/bash
 BIN   := bin/sellertrends
 GO    ?= go
 
-.PHONY: run build web web-deps go-build test test-go test-web test-e2e dev lint bench bench-auth bench-trends fuzz clean
+.PHONY: run build web web-deps go-build test test-go test-web test-e2e dev lint bench bench-auth bench-trends bench-dashboard fuzz clean
 
 run: build            ## build everything and start the app on http://localhost:3000 (SQLite under ./data)
 	./$(BIN) serve
@@ -33,13 +33,16 @@ dev:                  ## Go API on :3000 and Vite with hot reload on :5173 (prox
 lint:
 	bash scripts/lint.sh
 
-bench: bench-auth bench-trends
+bench: bench-auth bench-trends bench-dashboard
 
 bench-auth:
 	bash scripts/bench-auth.sh
 
 bench-trends:
 	bash scripts/bench-trends.sh
+
+bench-dashboard:
+	bash scripts/bench-dashboard.sh
 
 clean:
 	rm -rf bin web/dist

@@ -5,13 +5,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -21,15 +23,35 @@ import (
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
+// workspace is where the set is built and the import benchmark imports.
+var workspace string
+
+// rebuildCopy says whether the import benchmark ends by timing a rebuild of the copy.
+var rebuildCopy bool
+
 func main() {
 	terms := flag.Int("terms", 100000, "terms per week")
 	weeks := flag.Int("weeks", 52, "weeks")
-	csvRows := flag.Int("csv-rows", 1000000, "rows of the weekly CSV imported for the import benchmark")
-	mem := flag.String("memory", "1GB", "DuckDB memory limit")
+	flag.StringVar(&workspace, "workspace", "demo", "workspace to build into (\"demo\": a server started with DATA_DIR=dir shows the set to every user)")
+	keep := flag.String("dir", "", "keep the store in this directory and reuse it when it already holds the set (default: a temporary directory)")
+	csvRows := flag.Bool("import", true, "import the week after the set from a generated weekly CSV (and its SP-API JSON) and compare with DuckDB's read_csv")
+	spapi := flag.Bool("spapi", true, "also re-import the same week from its SP-API JSON")
+	mem := flag.String("memory", "1GB", "DuckDB memory limit while answering and importing (the server's DUCKDB_MEMORY)")
+	buildMem := flag.String("build-memory", "3GB", "DuckDB memory limit while generating the set")
 	pgURL := flag.String("postgres", "postgres://root@127.0.0.1:5432/test", "PostgreSQL to compare with (empty: skip)")
+	questions := flag.Bool("questions", true, "time the questions (and compare with PostgreSQL)")
+	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
+	verbose := flag.Bool("v", false, "log each import step's time")
+	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
-	dir, _ := os.MkdirTemp("", "trends-bench-")
-	defer os.RemoveAll(dir)
+	if *verbose {
+		slog.SetLogLoggerLevel(slog.LevelDebug)
+	}
+	dir := *keep
+	if dir == "" {
+		dir, _ = os.MkdirTemp("", "trends-bench-")
+		defer os.RemoveAll(dir)
+	}
 	ctx := context.Background()
 	wh, err := warehouse.Open(ctx, dir, *mem)
 	must(err)
@@ -37,51 +59,43 @@ func main() {
 
 	fmt.Printf("date %s, %d cores; dataset %d terms x %d weeks (%d term-weeks), DuckDB memory_limit %s\n",
 		time.Now().UTC().Format("2006-01-02 15:04Z"), numCPU(), *terms, *weeks, *terms**weeks, *mem)
-	start := time.Now()
-	must(demo.Build(ctx, wh, "bench", demo.Size{Terms: *terms, Weeks: *weeks, Seed: 1, End: time.Now()}, nil))
-	fmt.Printf("build: %s\n", time.Since(start).Round(time.Millisecond))
+	size := demo.Size{Terms: *terms, Weeks: *weeks, Seed: 1, End: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)}
+	wh.SetWriteMemory(*buildMem)
+	if built, err := demo.Exists(ctx, wh, workspace); err != nil || !built {
+		start := time.Now()
+		must(demo.BuildDirect(ctx, wh, workspace, size, func(w, n int) {
+			if w%10 == 0 || w == n {
+				fmt.Fprintf(os.Stderr, "\rbuilding: week %d/%d (%s)", w, n, time.Since(start).Round(time.Second))
+			}
+		}))
+		fmt.Fprintln(os.Stderr)
+		fmt.Printf("build (generated straight into the store, measures, term-ordered copy): %s\n", time.Since(start).Round(time.Millisecond))
+	} else {
+		fmt.Println("build: reusing the set in", dir)
+		resumeBuild(ctx, wh)
+	}
 	_, _ = wh.DB().ExecContext(ctx, "checkpoint")
 	if st, err := os.Stat(filepath.Join(dir, "trends.duckdb")); err == nil {
 		rows := float64(*terms * *weeks)
 		fmt.Printf("on disk: %.0f MB, %.0f MB per million term-weeks\n", float64(st.Size())/1e6, float64(st.Size())/1e6/(rows/1e6))
 	}
-	ds, err := wh.Datasets(ctx, "bench")
+	ds, err := wh.Datasets(ctx, workspace)
 	must(err)
 	d := &ds[0]
-
-	page, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Sort: "rank", Limit: 1000, Window: 4})
-	must(err)
-	names := make([]string, len(page.Rows))
-	for i, r := range page.Rows {
-		names[i] = r.Term
+	if *questions {
+		compare(ctx, wh, dir, *pgURL, d)
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	fmt.Println("| question | p50 ms | p95 ms |")
-	fmt.Println("|---|---|---|")
-	ours := map[string]float64{}
-	ours["history"] = report1("term history (1 term)", 100, func() {
-		_, err := wh.TermHistories(ctx, d, []string{names[r.IntN(len(names))]})
-		must(err)
-	})
-	report1("term history (10 terms)", 30, func() {
-		pick := make([]string, 10)
-		for i := range pick {
-			pick[i] = names[r.IntN(len(names))]
-		}
-		_, err := wh.TermHistories(ctx, d, pick)
-		must(err)
-	})
-	subs := []string{"mat", "for women", "led", "black", "kids", "bottle", "2 pack", "heavy"}
-	ours["explore"] = report1("explore: substring + sort by 4-period change, 100 rows", 40, func() {
-		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Sort: "change4", Desc: true, Limit: 100, Window: 4})
-		must(err)
-	})
-	ours["overview"] = report1("overview (risers, fallers, new, breakouts, coming-up)", 20, func() {
-		_, err := wh.Overview(ctx, d, 4)
-		must(err)
-	})
-	if *pgURL != "" {
-		pg, err := comparePostgres(ctx, wh, dir, *pgURL, d.ID, names, subs)
+	if *csvRows {
+		wh.SetWriteMemory(*importMem)
+		benchImport(ctx, wh, dir, size, *spapi)
+	}
+}
+
+// compare asks the questions here and, when pgURL is set, in PostgreSQL, and prints both.
+func compare(ctx context.Context, wh *warehouse.Warehouse, dir, pgURL string, d *warehouse.Dataset) {
+	ours, names, subs := askQuestions(ctx, wh, d)
+	if pgURL != "" {
+		pg, err := comparePostgres(ctx, wh, dir, pgURL, d.ID, names, subs)
 		if err != nil {
 			fmt.Println("PostgreSQL comparison failed:", err)
 		} else {
@@ -92,8 +106,96 @@ func main() {
 			}
 		}
 	}
-	benchImport(ctx, wh, dir, *csvRows)
-	fmt.Printf("peak RSS of this process: %s\n", peakRSS())
+}
+
+// resumeBuild finishes a kept set whose build stopped after its weeks were written.
+func resumeBuild(ctx context.Context, wh *warehouse.Warehouse) {
+	ds, err := wh.Datasets(ctx, workspace)
+	must(err)
+	var stats, copied int
+	must(wh.DB().QueryRowContext(ctx, `select (select count(*) from term_stats where dataset_id = ?), (select count(*) from compacted where dataset_id = ?)`, ds[0].ID, ds[0].ID).Scan(&stats, &copied))
+	if stats == 0 {
+		start := time.Now()
+		must(wh.RebuildStats(ctx, ds[0].ID))
+		fmt.Printf("measures in full (presence recount, measures, seasonality): %s\n", time.Since(start).Round(time.Millisecond))
+	}
+	if copied == 0 {
+		start := time.Now()
+		must(wh.Compact(ctx, ds[0].ID))
+		fmt.Printf("term-ordered copy: %s\n", time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// askQuestions times what the screens ask, prints p50/p95 and the process's peak RSS while
+// answering, and returns the p50s with the names and substrings it used.
+func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dataset) (map[string]float64, []string, []string) {
+	resetPeakRSS()
+	page, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Sort: "rank", Limit: 1000, Window: 4})
+	must(err)
+	names := make([]string, len(page.Rows))
+	for i, r := range page.Rows {
+		names[i] = r.Term
+	}
+	// Half the history lookups go to long-tail terms, which are most of a real file.
+	tail, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Sort: "rank", Desc: true, Limit: 1000, Window: 4})
+	must(err)
+	for _, r := range tail.Rows {
+		names = append(names, r.Term)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	fmt.Println("| question | p50 ms | p95 ms |")
+	fmt.Println("|---|---|---|")
+	ours := map[string]float64{}
+	ours["history"] = report1("term history (1 term, every period)", 200, func() {
+		_, err := wh.TermHistories(ctx, d, []string{names[r.IntN(len(names))]})
+		must(err)
+	})
+	report1("term history (10 terms compared)", 30, func() {
+		pick := make([]string, 10)
+		for i := range pick {
+			pick[i] = names[r.IntN(len(names))]
+		}
+		_, err := wh.TermHistories(ctx, d, pick)
+		must(err)
+	})
+	subs := []string{"mat", "for women", "led", "black", "kids", "bottle", "2 pack", "heavy"}
+	ours["explore"] = report1("explore: substring + sort by 4-period change, 100 rows + total", 40, func() {
+		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Sort: "change4", Desc: true, Limit: 100, Window: 4})
+		must(err)
+	})
+	report1("explore: prefix + rank range, sort by rank", 40, func() {
+		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Prefix: true, MaxRank: 100000, Sort: "rank", Limit: 100, Window: 4})
+		must(err)
+	})
+	ours["overview"] = report1("overview (risers, fallers, new, breakouts, coming-up)", 40, func() {
+		_, err := wh.Overview(ctx, d, 4)
+		must(err)
+	})
+	report1("dataset summary (periods, gaps, coverage)", 40, func() {
+		_, err := wh.DatasetSummary(ctx, d)
+		must(err)
+	})
+	top, err := wh.TermHistories(ctx, d, names[:1])
+	must(err)
+	last := top[0].Points[len(top[0].Points)-1]
+	if len(last.Products) > 0 {
+		report1("product page (terms where an ASIN is in the top 3)", 10, func() {
+			_, err := wh.ProductTerms(ctx, d, last.Products[0].ASIN, 50)
+			must(err)
+		})
+	}
+	if len(last.Brands) > 0 {
+		report1("brand page (terms where a brand is in the top 3)", 5, func() {
+			_, err := wh.BrandTerms(ctx, d, last.Brands[0], 50)
+			must(err)
+		})
+	}
+	report1("root-word group (every term containing a phrase, per period)", 5, func() {
+		_, err := wh.RootWords(ctx, d, subs[r.IntN(len(subs))])
+		must(err)
+	})
+	fmt.Printf("peak RSS while answering: %s\n", peakRSS())
+	return ours, names, subs
 }
 
 // report1 prints a question's p50 and p95 and returns the p50 in milliseconds.
@@ -126,42 +228,79 @@ func medianMS(n int, fn func() error) float64 {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// benchImport writes a weekly Top Search Terms CSV and imports it, then times DuckDB's bare
-// read_csv of the same file in the same run, and prints the ratio.
-func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, rows int) {
-	path := filepath.Join(dir, "US_Top_Search_Terms_Simple_Week_2026_04_11.csv")
-	writeCSV(path, rows)
-	st, _ := os.Stat(path)
+// benchImport writes the week after the set as a weekly Top Search Terms CSV, imports it into
+// the set (measures refreshed over the whole history, atomically), times DuckDB's bare read_csv
+// of the same file in the same run, and prints the ratio; then it re-imports the same week from
+// its SP-API JSON (a replacement) and rebuilds the term-ordered copy.
+func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size demo.Size, spapi bool) {
+	g := demo.New(size)
+	w := g.NextWeek()
+	end := g.Week(w).Meta().Period.End
+	csvPath := filepath.Join(dir, "US_Top_Search_Terms_Simple_Week_"+end.Format("2006_01_02")+".csv")
+	jsonPath := filepath.Join(dir, "GET_BRAND_ANALYTICS_SEARCH_TERMS_REPORT_WEEK.json")
+	writeFile(csvPath, func(f *os.File) error { return demo.WriteTSTCSV(f, g.Week(w)) })
+	defer os.Remove(csvPath)
+	if spapi {
+		writeFile(jsonPath, func(f *os.File) error { return demo.WriteSPAPI(f, g.Week(w)) })
+		defer os.Remove(jsonPath)
+	}
+	g = nil // the generator's 3M term specifications are not part of the import's memory
+	runtime.GC()
+	debug.FreeOSMemory()
+	st, _ := os.Stat(csvPath)
+
+	// DuckDB alone first, with nothing else running; materialise every column, so DuckDB parses
+	// the whole file as our import must.
 	start := time.Now()
-	srcs, err := report.Open(path, report.Options{})
-	must(err)
-	_, err = wh.Import(ctx, srcs[0], warehouse.ImportOptions{Workspace: "import-bench", ImportedBy: "bench"})
-	must(err)
-	srcs[0].Close()
-	ours := time.Since(start)
-	start = time.Now()
-	// Materialise every column, so DuckDB parses the whole file as our import must.
-	_, err = wh.DB().ExecContext(ctx, `create temp table bare_parse as select * from read_csv(?, skip=1, header=true)`, path)
+	_, err := wh.DB().ExecContext(ctx, `create or replace temp table bare_parse as select * from read_csv(?, skip=1, header=true)`, csvPath)
 	must(err)
 	bare := time.Since(start)
-	fmt.Printf("import of a %d-row weekly CSV (%.0f MB): %s; DuckDB read_csv alone: %s; ratio %.1fx\n",
-		rows, float64(st.Size())/1e6, ours.Round(time.Millisecond), bare.Round(time.Millisecond), ours.Seconds()/bare.Seconds())
+	_, _ = wh.DB().ExecContext(ctx, `drop table bare_parse`)
+
+	resetPeakRSS()
+	start = time.Now()
+	rec := importFile(ctx, wh, csvPath)
+	ours := time.Since(start)
+	importRSS := peakRSS()
+	fmt.Printf("import of a %d-row weekly CSV (%.0f MB) into the set, measures refreshed, one transaction: %s (peak RSS %s); DuckDB read_csv alone: %s; ratio %.1fx\n",
+		rec.Rows, float64(st.Size())/1e6, ours.Round(time.Millisecond), importRSS, bare.Round(time.Millisecond), ours.Seconds()/bare.Seconds())
+	start = time.Now()
+	wh.WaitBackground()
+	fmt.Printf("background seasonality refresh after it: %s\n", time.Since(start).Round(time.Millisecond))
+	if spapi {
+		st, _ := os.Stat(jsonPath)
+		start = time.Now()
+		rec := importFile(ctx, wh, jsonPath)
+		fmt.Printf("re-import of the same week from SP-API JSON (%.0f MB, replaced: %v, %d terms): %s\n",
+			float64(st.Size())/1e6, rec.Replaced, rec.Rows, time.Since(start).Round(time.Millisecond))
+		wh.WaitBackground()
+	}
+	if !rebuildCopy {
+		return
+	}
+	start = time.Now()
+	must(wh.Compact(ctx, rec.DatasetID))
+	fmt.Printf("rebuild of the term-ordered copy (every %d imports, in the background): %s\n", warehouse.CompactAfter, time.Since(start).Round(time.Millisecond))
 }
 
-func writeCSV(path string, rows int) {
+func importFile(ctx context.Context, wh *warehouse.Warehouse, path string) *warehouse.PeriodRecord {
+	srcs, err := report.Open(path, report.Options{})
+	must(err)
+	defer srcs[0].Close()
+	rec, err := wh.Import(ctx, srcs[0], warehouse.ImportOptions{Workspace: workspace, ImportedBy: "bench"})
+	must(err)
+	return rec
+}
+
+func writeFile(path string, write func(*os.File) error) {
 	f, err := os.Create(path)
 	must(err)
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString(`"Reporting Range=[""Weekly""]","Select week=[""Week 15 | 2026-04-05 - 2026-04-11 2026""]",,,,,,,,,,,,,,,,,,,` + "\n")
-	w.WriteString(`"Search Frequency Rank","Search Term","Top Clicked Brand #1","Top Clicked Brands #2","Top Clicked Brands #3","Top Clicked Category #1","Top Clicked Category #2","Top Clicked Category #3","Top Clicked Product #1: ASIN","Top Clicked Product #1: Product Title","Top Clicked Product #1: Click Share","Top Clicked Product #1: Conversion Share","Top Clicked Product #2: ASIN","Top Clicked Product #2: Product Title","Top Clicked Product #2: Click Share","Top Clicked Product #2: Conversion Share","Top Clicked Product #3: ASIN","Top Clicked Product #3: Product Title","Top Clicked Product #3: Click Share","Top Clicked Product #3: Conversion Share","Reporting Date"` + "\n")
-	r := rand.New(rand.NewPCG(3, 4))
-	for i := 1; i <= rows; i++ {
-		fmt.Fprintf(w, `"%d","search term %d %s","Brand%d","Brand%d","Brand%d","Home","Kitchen","","B0%08X","Product title %d, with a comma","%.2f","%.2f","B0%08X","Second product %d","%.2f","%.2f","B0%08X","Third product %d","%.2f","%.2f","4/11/2026"`+"\n",
-			i, i, strings.Repeat("x", i%7), r.IntN(5000), r.IntN(5000), r.IntN(5000), r.Uint32(), i, r.Float64()*40, r.Float64()*40, r.Uint32(), i, r.Float64()*20, r.Float64()*20, r.Uint32(), i, r.Float64()*10, r.Float64()*10)
-	}
-	must(w.Flush())
+	must(write(f))
 	must(f.Close())
 }
+
+// resetPeakRSS starts a new peak-RSS measurement (Linux: writing 5 to clear_refs resets VmHWM).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 func peakRSS() string {
 	b, _ := os.ReadFile("/proc/self/status")

@@ -16,7 +16,7 @@ const usage = `usage: sellertrends [command] [flags]
 commands:
   serve     start the web server (the default)
   import    import search-term report files:  sellertrends import [--workspace W] [--marketplace M] [--period P] FILE...
-  demo      build the demo workspace:  sellertrends demo [--terms N] [--weeks N] [--seed N]
+  demo      build the demo workspace:  sellertrends demo [--terms N] [--weeks N] [--seed N] [--direct]
 `
 
 // Main runs the subcommand named by args[0] and returns the process exit code.

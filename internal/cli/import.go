@@ -8,17 +8,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/trends/localimport"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 // importCmd bulk-loads report files: `sellertrends import [--workspace W] [--marketplace M]
-// [--period P] [--lenient] FILE...`. It opens the trends store itself; DuckDB lets one process
-// write, so while the server runs it says so and points to the web upload instead.
+// [--period P] [--lenient] FILE...`. When a server runs on the same DATA_DIR it holds the trends
+// store (DuckDB lets one process open it), so the files go to that server over its import socket
+// (localimport); otherwise the command opens the store itself. Either way it shows a progress
+// bar per report and a line per result.
 func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	workspace := fs.String("workspace", "", "workspace id (see GET /api/workspaces; personal-<user id> for a user's own)")
@@ -31,23 +35,26 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 	if *workspace == "" || fs.NArg() == 0 {
 		return fmt.Errorf("usage: sellertrends import --workspace W [--marketplace M] [--period P] [--lenient] FILE [FILE ...]")
 	}
-	opts := report.Options{Marketplace: *market, Lenient: *lenient}
 	if *period != "" {
-		p, err := report.ParsePeriod(*period)
-		if err != nil {
+		if _, err := report.ParsePeriod(*period); err != nil {
 			return err
 		}
-		opts.Period = &p
 	}
 	ctx := context.Background()
-	wh, err := warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory)
+	send, closeStore, err := importer(ctx, cfg, out)
 	if err != nil {
-		return fmt.Errorf("%w\nstop the server or upload the files in the web app (Imports)", err)
+		return err
 	}
-	defer wh.Close()
+	defer closeStore()
 	failed := 0
 	for _, path := range fs.Args() {
-		if err := importFile(ctx, wh, path, *workspace, opts, out); err != nil {
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			view := &progressView{out: out}
+			err = send(localimport.Request{Workspace: *workspace, Path: abs, Marketplace: *market, Period: *period, Lenient: *lenient}, view.show)
+			view.finish()
+		}
+		if err != nil {
 			fmt.Fprintf(out, "%s: FAILED: %v\n", path, err)
 			failed++
 		}
@@ -58,12 +65,50 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 	return nil
 }
 
-func importFile(ctx context.Context, wh *warehouse.Warehouse, path, workspace string, opts report.Options, out io.Writer) error {
-	sum, err := fileSHA256(path)
+// importer returns how to import one file: through a running server's socket, or into the
+// store opened here.
+func importer(ctx context.Context, cfg *config.Config, out io.Writer) (func(localimport.Request, func(localimport.Event)) error, func(), error) {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, localimport.SocketName)); err == nil {
+		if conn, err := localimport.Dial(cfg.DataDir); err == nil {
+			conn.Close()
+			fmt.Fprintln(out, "a server is running on this data directory: it imports the files")
+			send := func(req localimport.Request, on func(localimport.Event)) error {
+				conn, err := localimport.Dial(cfg.DataDir)
+				if err != nil {
+					return err
+				}
+				return localimport.Send(conn, req, on)
+			}
+			return send, func() {}, nil
+		}
+	}
+	wh, err := warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory)
+	if err != nil {
+		return nil, nil, err
+	}
+	wh.SetWriteMemory(cfg.DuckDBWriteMemory)
+	send := func(req localimport.Request, on func(localimport.Event)) error {
+		return importReports(ctx, wh, req, on)
+	}
+	return send, func() { wh.Close() }, nil
+}
+
+// importReports imports every report of one file (a zip may hold several), reporting progress
+// and a summary line per report. The server runs it for socket requests too.
+func importReports(ctx context.Context, wh *warehouse.Warehouse, req localimport.Request, emit func(localimport.Event)) error {
+	opts := report.Options{Marketplace: req.Marketplace, Lenient: req.Lenient}
+	if req.Period != "" {
+		p, err := report.ParsePeriod(req.Period)
+		if err != nil {
+			return err
+		}
+		opts.Period = &p
+	}
+	sum, err := fileSHA256(req.Path)
 	if err != nil {
 		return err
 	}
-	srcs, err := report.Open(path, opts)
+	srcs, err := report.Open(req.Path, opts)
 	if err != nil {
 		return err
 	}
@@ -73,24 +118,50 @@ func importFile(ctx context.Context, wh *warehouse.Warehouse, path, workspace st
 		}
 	}()
 	for _, src := range srcs {
-		_, _, total := src.Progress()
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(out), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetDescription(src.Meta().Name), progressbar.OptionClearOnFinish())
-		rec, err := wh.Import(ctx, src, warehouse.ImportOptions{Workspace: workspace, ImportedBy: "cli", SHA256: sum, Lenient: opts.Lenient,
+		name := src.Meta().Name
+		rec, err := wh.Import(ctx, src, warehouse.ImportOptions{Workspace: req.Workspace, ImportedBy: "cli", SHA256: sum, Lenient: req.Lenient,
 			Progress: func(rows int64) {
-				_, read, _ := src.Progress()
-				bar.Describe(fmt.Sprintf("%s: %d rows", src.Meta().Name, rows))
-				bar.Set64(read)
+				_, read, total := src.Progress()
+				emit(localimport.Event{Name: name, Rows: rows, Read: read, Total: total})
 			}})
-		bar.Finish()
 		if err != nil {
 			return err
 		}
 		_, skipped := src.Skipped()
-		fmt.Fprintf(out, "%s: %s %s, %d rows, deepest rank %d, %d skipped, replaced: %v\n",
-			src.Meta().Name, src.Meta().Marketplace, rec.Period, rec.Rows, rec.DeepestRank, skipped, rec.Replaced)
+		emit(localimport.Event{Name: name, Done: fmt.Sprintf("%s: %s %s, %d rows, deepest rank %d, %d skipped, replaced: %v",
+			name, src.Meta().Marketplace, rec.Period, rec.Rows, rec.DeepestRank, skipped, rec.Replaced)})
 	}
 	return nil
+}
+
+// progressView draws a progress bar per report on the terminal and prints each summary.
+type progressView struct {
+	out  io.Writer
+	name string
+	bar  *progressbar.ProgressBar
+}
+
+func (v *progressView) show(e localimport.Event) {
+	if e.Done != "" {
+		v.finish()
+		fmt.Fprintln(v.out, e.Done)
+		return
+	}
+	if v.bar == nil || v.name != e.Name {
+		v.finish()
+		v.name = e.Name
+		v.bar = progressbar.NewOptions64(e.Total, progressbar.OptionSetWriter(v.out), progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription(e.Name), progressbar.OptionClearOnFinish())
+	}
+	v.bar.Describe(fmt.Sprintf("%s: %d rows", e.Name, e.Rows))
+	v.bar.Set64(e.Read)
+}
+
+func (v *progressView) finish() {
+	if v.bar != nil {
+		v.bar.Finish()
+		v.bar = nil
+	}
 }
 
 func fileSHA256(path string) (string, error) {

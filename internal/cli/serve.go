@@ -17,9 +17,11 @@ import (
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
+	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/demo"
+	"github.com/sellertrends/sellertrends/internal/trends/localimport"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -103,6 +105,14 @@ func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.RedisURL != "" {
+		cache, err := sessioncache.New(cfg.RedisURL, sessioncache.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		st.WithSessionCache(cache)
+		app.closers = append(app.closers, cache.Close)
+	}
 	authSvc := auth.New(cfg, st, sender, lim, secret)
 	authSvc.OnUserCreated = func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
@@ -112,7 +122,19 @@ func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	wh.SetWriteMemory(cfg.DuckDBWriteMemory)
 	app.closers = append(app.closers, wh.Close)
+	// `sellertrends import` run beside this server hands its files over this socket.
+	// Without it (a DATA_DIR path too long for a socket name, say) the server still runs and the
+	// command says the store is in use.
+	if sock, err := localimport.Listen(cfg.DataDir); err != nil {
+		slog.Warn("no import socket: `sellertrends import` needs the server stopped", "error", err)
+	} else {
+		app.closers = append(app.closers, sock.Close)
+		go localimport.Serve(sock, func(ctx context.Context, req localimport.Request, emit func(localimport.Event)) error {
+			return importReports(ctx, wh, req, emit)
+		})
+	}
 	trendsSvc := trends.New(cfg, st, wh, authSvc)
 	app.closers = append(app.closers, trendsSvc.Close)
 	deps.Trends = trendsSvc.Handler()

@@ -38,10 +38,11 @@ type Config struct {
 	TrustedOrigins               []string
 	AdminEmails                  []string
 
-	Marketplace    string
-	LogLevel       slog.Level
-	MaxUploadBytes int64
-	DuckDBMemory   string
+	Marketplace       string
+	LogLevel          slog.Level
+	MaxUploadBytes    int64
+	DuckDBMemory      string
+	DuckDBWriteMemory string
 }
 
 // Production reports whether APP_ENV is production.
@@ -94,6 +95,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.LogLevel = p.level("LOG_LEVEL", slog.LevelError)
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
 	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "768MB")
+	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
 	if p.err != nil {
 		return nil, p.err
 	}

@@ -138,7 +138,9 @@ func (g *Generator) spec(r *rand.Rand, text string, i int) termSpec {
 		s.start, s.base = g.size.Weeks-1-(i/150)%2, s.base*20
 	}
 	for k := range s.asins {
-		s.asins[k] = fmt.Sprintf("B0%08X", r.Uint32())
+		// Multiplying by an odd constant is a bijection mod 2^32: ASINs look random but never
+		// collide, so the direct build can number them without a lookup.
+		s.asins[k] = fmt.Sprintf("B0%08X", uint32(i*5+k)*2654435761)
 		s.brandIdx[k] = r.IntN(len(brands))
 	}
 	return s
@@ -195,13 +197,10 @@ func abs(x int) int {
 	return x
 }
 
-// Week returns week w's report as a row source.
+// Week returns week w's report as a row source. Rows are made as they are read, so a 3M-term
+// week holds only the ranking in memory.
 func (g *Generator) Week(w int) warehouse.RowSource {
 	r := rand.New(rand.NewPCG(g.size.Seed+uint64(w)*7919, uint64(w)))
-	type scored struct {
-		i int
-		v float64
-	}
 	list := make([]scored, 0, len(g.terms))
 	for i := range g.terms {
 		if v := g.score(&g.terms[i], w, r); v > 0 {
@@ -209,12 +208,21 @@ func (g *Generator) Week(w int) warehouse.RowSource {
 		}
 	}
 	sort.Slice(list, func(a, b int) bool { return list[a].v > list[b].v })
-	rows := make([]report.Row, len(list))
-	for rank, sc := range list {
-		rows[rank] = g.row(&g.terms[sc.i], rank+1, w, r)
-	}
-	return &weekSource{meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Period: g.weeks[w],
-		Name: fmt.Sprintf("demo_week_%s.csv", g.weeks[w].End.Format("2006_01_02"))}, rows: rows}
+	return &weekSource{g: g, w: w, r: r, list: list, meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Period: g.weeks[w],
+		Name: fmt.Sprintf("demo_week_%s.csv", g.weeks[w].End.Format("2006_01_02"))}}
+}
+
+// NextWeek adds the week after the generated span and returns its number, for a report that
+// continues a built dataset (the import benchmark).
+func (g *Generator) NextWeek() int {
+	last := g.weeks[len(g.weeks)-1]
+	g.weeks = append(g.weeks, report.Period{Kind: report.Week, Start: last.Start.AddDate(0, 0, 7), End: last.End.AddDate(0, 0, 7)})
+	return len(g.weeks) - 1
+}
+
+type scored struct {
+	i int
+	v float64
 }
 
 // row picks the term's top 3 products; the leader changes hands at flipWeek.
@@ -246,17 +254,20 @@ func (g *Generator) row(s *termSpec, rank, w int, r *rand.Rand) report.Row {
 
 type weekSource struct {
 	meta report.Meta
-	rows []report.Row
+	g    *Generator
+	w    int
+	r    *rand.Rand
+	list []scored
 	i    int
 }
 
 func (s *weekSource) Meta() report.Meta { return s.meta }
 func (s *weekSource) Next() (report.Row, error) {
-	if s.i >= len(s.rows) {
+	if s.i >= len(s.list) {
 		return report.Row{}, io.EOF
 	}
 	s.i++
-	return s.rows[s.i-1], nil
+	return s.g.row(&s.g.terms[s.list[s.i-1].i], s.i, s.w, s.r), nil
 }
 
 // Build imports every week into workspace and computes the measures once at the end.
@@ -273,7 +284,10 @@ func Build(ctx context.Context, wh *warehouse.Warehouse, workspace string, size 
 			progress(w+1, size.Weeks)
 		}
 	}
-	return wh.RebuildStats(ctx, ds)
+	if err := wh.RebuildStats(ctx, ds); err != nil {
+		return err
+	}
+	return wh.Compact(ctx, ds)
 }
 
 // Exists reports whether the workspace already has data.

@@ -18,6 +18,9 @@ type Dataset struct {
 	Kind        report.PeriodKind `json:"kind"`
 	Periods     int               `json:"periods"`
 	Latest      *time.Time        `json:"latest"`
+	// LowercaseTerms is true when every current term is lowercase (Amazon's files), so a
+	// search can skip lowering 3M terms per query.
+	LowercaseTerms bool `json:"-"`
 }
 
 // epochSunday anchors week numbers on a Sunday so Amazon's Sunday–Saturday weeks index cleanly.
@@ -35,6 +38,14 @@ func periodIndex(p report.Period) int {
 		return p.Start.Year()*4 + (int(p.Start.Month())-1)/3
 	}
 	return int(p.Start.Sub(epochSunday).Hours() / 24)
+}
+
+// PeriodIndex is periodIndex for loaders that write periods directly (the benchmark set).
+func PeriodIndex(p report.Period) int { return periodIndex(p) }
+
+// EnsureDataset returns a dataset's id, creating it on first use.
+func (w *Warehouse) EnsureDataset(ctx context.Context, workspace, marketplace string, kind report.PeriodKind) (int, error) {
+	return ensureDataset(ctx, w.db, workspace, marketplace, kind)
 }
 
 // periodFromIndex is periodIndex's inverse.
@@ -71,9 +82,10 @@ func ensureDataset(ctx context.Context, q queryer, workspace, marketplace string
 
 // Datasets lists a workspace's datasets with their period count and latest period.
 func (w *Warehouse) Datasets(ctx context.Context, workspace string) ([]Dataset, error) {
-	rows, err := w.db.QueryContext(ctx, `select d.id, d.workspace, d.marketplace, d.kind, count(p.period_idx), max(p.start_date)
-		from dataset d left join period p on p.dataset_id = d.id where d.workspace = ?
-		group by all order by d.marketplace, d.kind`, workspace)
+	rows, err := w.db.QueryContext(ctx, `select d.id, d.workspace, d.marketplace, d.kind, count(p.period_idx), max(p.start_date),
+			coalesce(any_value(f.lowercase_terms), false)
+		from dataset d left join period p on p.dataset_id = d.id left join dataset_flags f on f.dataset_id = d.id
+		where d.workspace = ? group by d.id, d.workspace, d.marketplace, d.kind order by d.marketplace, d.kind`, workspace)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
@@ -83,7 +95,7 @@ func (w *Warehouse) Datasets(ctx context.Context, workspace string) ([]Dataset, 
 		var d Dataset
 		var kind string
 		var latest sql.NullTime
-		if err := rows.Scan(&d.ID, &d.Workspace, &d.Marketplace, &kind, &d.Periods, &latest); err != nil {
+		if err := rows.Scan(&d.ID, &d.Workspace, &d.Marketplace, &kind, &d.Periods, &latest, &d.LowercaseTerms); err != nil {
 			return nil, err
 		}
 		d.Kind = report.PeriodKind(kind)

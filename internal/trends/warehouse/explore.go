@@ -64,15 +64,22 @@ type Page struct {
 }
 
 // where builds the filter; every value is a parameter.
-func (q ExploreQuery) where(ds int) (string, []any) {
-	conds, args := []string{"s.dataset_id = ?"}, []any{ds}
+func (q ExploreQuery) where(d *Dataset) (string, []any) {
+	conds, args := []string{"s.dataset_id = ?"}, []any{d.ID}
 	add := func(c string, a ...any) { conds, args = append(conds, c), append(args, a...) }
 	if q.Search != "" {
-		pattern := escapeLike(strings.ToLower(q.Search)) + "%"
-		if !q.Prefix {
-			pattern = "%" + pattern
+		// contains/starts_with match the text literally (no wildcards to escape) and are about
+		// twice as fast as LIKE with an ESCAPE clause over 3M terms; lowering every term costs
+		// as much again, so it is skipped when the dataset's terms are all lowercase.
+		term := "lower(s.term)"
+		if d.LowercaseTerms {
+			term = "s.term"
 		}
-		add(`lower(s.term) like ? escape '\'`, pattern)
+		if q.Prefix {
+			add(`starts_with(`+term+`, ?)`, strings.ToLower(q.Search))
+		} else {
+			add(`contains(`+term+`, ?)`, strings.ToLower(q.Search))
+		}
 	}
 	ch := fmt.Sprintf("s.ch_%d", q.Window)
 	switch q.List {
@@ -112,10 +119,6 @@ func (q ExploreQuery) where(ds int) (string, []any) {
 	return strings.Join(conds, " and "), args
 }
 
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // orderBy sorts by a whitelisted column, NULLs last, with term_id as the tiebreaker so paging is stable.
 func (q ExploreQuery) orderBy() string {
 	col, ok := SortKeys[q.Sort]
@@ -135,21 +138,28 @@ const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52
 
 // Explore returns one page of terms and the total count.
 func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
-	where, args := q.where(d.ID)
+	where, args := q.where(d)
 	page := &Page{Rows: []TermRow{}}
-	if err := w.db.QueryRowContext(ctx, `select count(*) from term_stats s where `+where, args...).Scan(&page.Total); err != nil {
-		return nil, fmt.Errorf("explore: count: %w", err)
-	}
+	// The total and the page are two scans of term_stats; running them side by side overlaps
+	// the page's name lookups (single-threaded point queries) with the count.
+	counted := make(chan error, 1)
+	go func() {
+		err := w.db.QueryRowContext(ctx, `select count(*) from term_stats s where `+where, args...).Scan(&page.Total)
+		counted <- err
+	}()
 	err := w.scanTerms(ctx, where, args, q.orderBy(), q.Limit, q.Offset, func(r TermRow) error {
 		page.Rows = append(page.Rows, r)
 		return nil
 	})
+	if cerr := <-counted; cerr != nil && err == nil {
+		err = fmt.Errorf("explore: count: %w", cerr)
+	}
 	return page, err
 }
 
 // ExportTerms streams every term the query selects, in order, to fn (CSV export).
 func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery, fn func(TermRow) error) error {
-	where, args := q.where(d.ID)
+	where, args := q.where(d)
 	return w.scanTerms(ctx, where, args, q.orderBy(), -1, 0, fn)
 }
 

@@ -15,8 +15,20 @@ func openTemp(t *testing.T) *Warehouse {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { w.Close() })
+	t.Cleanup(func() { closeChecked(t, w) })
 	return w
+}
+
+// closeChecked closes the warehouse and fails if a connection outlived it: DuckDB keeps a
+// database with a live connection open, and opening its file again in the process then spins.
+func closeChecked(t *testing.T, w *Warehouse) {
+	t.Helper()
+	if err := w.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if n := w.db.Stats().OpenConnections; n != 0 {
+		t.Errorf("%d DuckDB connections still open after Close", n)
+	}
 }
 
 // importFiles imports sample files in order into workspace ws and returns the last record.

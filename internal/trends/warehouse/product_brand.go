@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -40,7 +41,7 @@ func (w *Warehouse) ProductTerms(ctx context.Context, d *Dataset, asin string, l
 	if err != nil {
 		return nil, notFound(err)
 	}
-	p, err := w.presence(ctx, d, `f.asin1 = $2`, `f.asin2 = $2`, `f.asin3 = $2`, id, limit)
+	p, err := w.presence(ctx, d, "asin", id, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func (w *Warehouse) BrandTerms(ctx context.Context, d *Dataset, brand string, li
 	if err := w.db.QueryRowContext(ctx, `select id, name from brand where lower(name) = lower(?)`, brand).Scan(&id, &name); err != nil {
 		return nil, notFound(err)
 	}
-	p, err := w.presence(ctx, d, `f.brand1 = $2`, `f.brand2 = $2`, `f.brand3 = $2`, id, limit)
+	p, err := w.presence(ctx, d, "brand", id, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -65,44 +66,71 @@ func (w *Warehouse) BrandTerms(ctx context.Context, d *Dataset, brand string, li
 	return p, nil
 }
 
-func (w *Warehouse) presence(ctx context.Context, d *Dataset, c1, c2, c3 string, id, limit int) (*Presence, error) {
-	q := fmt.Sprintf(`with hits as (
-		select f.term_id, f.period_idx, f.rank,
-			case when %[1]s then 1 when %[2]s then 2 else 3 end as slot,
-			case when %[1]s then f.click1 when %[2]s then f.click2 else f.click3 end as click,
-			case when %[1]s then f.conv1 when %[2]s then f.conv2 else f.conv3 end as conv
-		from fact f where f.dataset_id = $1 and (%[1]s or %[2]s or %[3]s)),
-	top as (select term_id from hits group by term_id order by min(rank) limit $3)
-	select t.term, h.period_idx, h.rank, h.slot, h.click, h.conv from hits h
-	join top using (term_id) join term t on t.dataset_id = $1 and t.id = h.term_id
-	order by t.term, h.period_idx`, c1, c2, c3)
-	rows, err := w.db.QueryContext(ctx, q, d.ID, id, limit)
+// PresenceWindow is how many recent periods decide which terms a product or brand page lists:
+// every term where it was in the top 3 in any of them. Each listed term then shows its whole
+// history. Searching every period instead meant scanning all 468M rows of a full-size dataset.
+const PresenceWindow = 13
+
+// presence finds the terms where slot column = id in the recent periods (best rank first, at
+// most limit), then reads their whole histories from the term-ordered copy and fact.
+func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id, limit int) (*Presence, error) {
+	tx, periods, err := w.snapshot(ctx, d.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	L := -1
+	for idx := range periods {
+		L = max(L, idx)
+	}
+	match := fmt.Sprintf("(%[1]s1 = %[2]d or %[1]s2 = %[2]d or %[1]s3 = %[2]d)", column, id)
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`select f.term_id, t.term from (
+			select term_id, min(rank) best from fact where dataset_id = %[1]d and period_idx > %[2]d and %[3]s
+			group by term_id order by best, term_id limit %[4]d) f
+		join term t on t.dataset_id = %[1]d and t.id = f.term_id order by f.best, f.term_id`, d.ID, L-PresenceWindow, match, limit))
 	if err != nil {
 		return nil, fmt.Errorf("presence: %w", err)
 	}
-	defer rows.Close()
-	byTerm := map[string]*TermShares{}
-	var order []string
+	var ids []string
+	names := map[int]string{}
+	var order []int
 	for rows.Next() {
+		var tid int
 		var term string
-		var idx, rank, slot int
-		var click, conv sql.NullInt64
-		if err := rows.Scan(&term, &idx, &rank, &slot, &click, &conv); err != nil {
+		if err := rows.Scan(&tid, &term); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		ts, ok := byTerm[term]
-		if !ok {
-			ts = &TermShares{Term: term}
-			byTerm[term] = ts
-			order = append(order, term)
-		}
-		ts.Points = append(ts.Points, ShareAt{Start: periodFromIndex(d.Kind, idx).Start, Rank: rank, Slot: slot, ClickShare: share(click), ConversionShare: share(conv)})
-		ts.Latest = rank
+		ids, names[tid], order = append(ids, strconv.Itoa(tid)), term, append(order, tid)
 	}
-	p := &Presence{Terms: make([]TermShares, 0, len(order))}
-	for _, t := range order {
-		p.Terms = append(p.Terms, *byTerm[t])
+	rows.Close()
+	p := &Presence{Terms: []TermShares{}}
+	if len(ids) == 0 {
+		return p, rows.Err()
+	}
+	hist, err := tx.QueryContext(ctx, `select * from (`+historySQL(d.ID, ids, periods)+`) where `+match+` order by period_idx`)
+	if err != nil {
+		return nil, fmt.Errorf("presence: %w", err)
+	}
+	defer hist.Close()
+	byTerm := map[int]*TermShares{}
+	for _, tid := range order {
+		byTerm[tid] = &TermShares{Term: names[tid]}
+	}
+	for hist.Next() {
+		var r factRow
+		if err := r.scan(hist); err != nil {
+			return nil, err
+		}
+		slot := r.slotOf(column, id)
+		ts := byTerm[int(r.termID)]
+		ts.Points = append(ts.Points, ShareAt{Start: periodFromIndex(d.Kind, r.idx).Start, Rank: r.rank, Slot: slot + 1,
+			ClickShare: share(r.click[slot]), ConversionShare: share(r.conv[slot])})
+		ts.Latest = r.rank
+	}
+	for _, tid := range order {
+		p.Terms = append(p.Terms, *byTerm[tid])
 	}
 	sort.SliceStable(p.Terms, func(i, j int) bool { return p.Terms[i].Latest < p.Terms[j].Latest })
-	return p, rows.Err()
+	return p, hist.Err()
 }

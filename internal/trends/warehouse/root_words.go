@@ -41,11 +41,13 @@ type RootWord struct {
 
 // RootWords returns a phrase group's demand per period and its biggest terms now.
 func (w *Warehouse) RootWords(ctx context.Context, d *Dataset, phrase string) (*RootWord, error) {
-	pattern := "%" + escapeLike(strings.ToLower(phrase)) + "%"
+	// The matching term ids first (one scan of the dictionary), then the facts of those ids:
+	// joining every fact row to its term string scanned 468M rows with a string filter.
 	rows, err := w.db.QueryContext(ctx, `select f.period_idx, count(*), sum(?::double * pow(f.rank, -?::double)), min(f.rank)
-		from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
-		where f.dataset_id = ? and lower(t.term) like ? escape '\' group by f.period_idx order by f.period_idx`,
-		EstimateTop, EstimateExponent, d.ID, pattern)
+		from fact f where f.dataset_id = ? and f.term_id in (
+			select id from term t where t.dataset_id = ? and contains(lower(t.term), ?))
+		group by f.period_idx order by f.period_idx`,
+		EstimateTop, EstimateExponent, d.ID, d.ID, strings.ToLower(phrase))
 	if err != nil {
 		return nil, fmt.Errorf("root words: %w", err)
 	}

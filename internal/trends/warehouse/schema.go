@@ -50,8 +50,14 @@ var schema = []string{
 		periods_present integer not null, is_new boolean not null, breakout boolean not null,
 		click_conc double, conv_conc double, seasonality double, coming_up double,
 		spark integer[], brand1 integer, cat1 integer, asin1 integer)`,
-	// The overview's short lists, chosen at import so the overview reads a few dozen rows.
-	`create table if not exists overview_terms (dataset_id integer not null, list varchar not null, window_periods integer not null, pos integer not null, term_id integer not null)`,
+	// Facts about a dataset's current terms, set with its measures.
+	`create table if not exists dataset_flags (dataset_id integer not null, lowercase_terms boolean not null)`,
+	// Which periods a dataset's term-ordered copy (fact_by_term_<id>, compact.go) holds.
+	`create table if not exists compacted (dataset_id integer not null, period_idx integer not null)`,
+	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
+	// few dozen rows instead of joining its picks back into 3M term_stats rows.
+	`drop table if exists overview_terms`,
+	`create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`,
 	`create table if not exists overview_counts (dataset_id integer not null, list varchar not null, window_periods integer not null, total integer not null)`,
 }
 
@@ -59,6 +65,29 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 	for _, q := range schema {
 		if _, err := w.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("warehouse: schema: %w", err)
+		}
+	}
+	return w.fillMissingOverviews(ctx)
+}
+
+// fillMissingOverviews chooses the overview lists of datasets measured before overview_rows
+// existed.
+func (w *Warehouse) fillMissingOverviews(ctx context.Context) error {
+	missing, err := queryColumn[int](ctx, w.db, `select distinct dataset_id from term_stats except select distinct dataset_id from overview_rows`)
+	if err != nil {
+		return err
+	}
+	for _, ds := range missing {
+		tx, err := beginTx(ctx, w.db)
+		if err != nil {
+			return err
+		}
+		if err := materializeOverview(ctx, tx, ds); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
 		}
 	}
 	return nil

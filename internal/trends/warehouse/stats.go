@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Measures, defined once (trends.md) and computed here at import:
@@ -32,56 +34,102 @@ const (
 	yearOfPeriods  = 52
 )
 
+// statsChunk is how many term ids one measures statement covers: the work is split by term
+// range so memory stays bounded at 3M terms (one statement over everything ran out of memory at
+// 3 GB), and fact, ordered by term within each period, is read only where a chunk's terms are.
+const statsChunk = 1_000_000
+
+// rebuildStats recomputes term_stats for the dataset's latest period. It reads only the periods
+// the measures name (the latest, the 12 before it, 52 and 44–48 ago) plus two per-dataset
+// tables kept up to date elsewhere: presence (periods each term appears in, maintained at
+// import) and season (year-over-year correlation, refreshed in the background: season.go).
 func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
 	if _, err := tx.ExecContext(ctx, `delete from term_stats where dataset_id = ?`, ds); err != nil {
 		return err
 	}
-	var latest sql.NullInt64
+	var latest, maxID sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest); err != nil || !latest.Valid {
 		return err
 	}
-	L := latest.Int64
-	q := fmt.Sprintf(`insert into term_stats
-	with prev as (
-		select count(*) as n, min(deepest_rank) as deepest from period
-		where dataset_id = $1 and period_idx between $2 - %[1]d and $2 - 1),
-	recent as (
-		select term_id,
-			max(rank) filter (where period_idx = $2 - 1) as r1, max(rank) filter (where period_idx = $2 - 2) as r2,
-			max(rank) filter (where period_idx = $2 - 3) as r3, max(rank) filter (where period_idx = $2 - 4) as r4,
-			max(rank) filter (where period_idx = $2 - 13) as r13, max(rank) filter (where period_idx = $2 - 52) as r52,
-			count(*) filter (where period_idx between $2 - %[1]d and $2 - 1) as prev_present,
-			map_from_entries(list(struct_pack(k := period_idx, v := rank)) filter (where period_idx > $2 - %[2]d)) as spark_map,
-			min(rank) filter (where period_idx between $2 - 52 + %[4]d and $2 - 52 + %[5]d) as best_next_last_year
-		from fact where dataset_id = $1 and period_idx >= $2 - 52 group by term_id),
-	present as (select term_id, count(*) as n from fact where dataset_id = $1 group by term_id),
-	season as (
-		select a.term_id, corr(ln(a.rank), ln(b.rank)) as c from fact a
-		join fact b on b.dataset_id = a.dataset_id and b.term_id = a.term_id and b.period_idx = a.period_idx - 52
-		where a.dataset_id = $1 and a.period_idx > $2 - 52 group by a.term_id having count(*) >= %[3]d)
-	select $1, f.term_id, t.term, f.rank, r.r1, r.r4, r.r13, r.r52,
-		log2(r.r1 / f.rank), log2(r.r4 / f.rank), log2(r.r13 / f.rank), log2(r.r52 / f.rank),
-		p.n,
-		coalesce(prev.n = %[1]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest, false) as is_new,
-		coalesce((prev.n = %[1]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest)
-			or (log2(r.r4 / f.rank) >= %[6]f and f.rank < r.r1 and r.r1 < r.r2 and r.r2 < r.r3), false) as breakout,
-		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
-		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
-		s.c,
-		log2(r.r52 / r.best_next_last_year),
-		list_transform(range($2 - %[2]d + 1, $2 + 1), i -> map_extract_value(r.spark_map, i)),
-		f.brand1, f.cat1, f.asin1
-	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
-	join present p on p.term_id = f.term_id
-	left join recent r on r.term_id = f.term_id
-	left join season s on s.term_id = f.term_id
-	cross join prev
-	where f.dataset_id = $1 and f.period_idx = $2
-	order by t.term`, NewLookback, SparkPeriods, MinSeasonPairs, ComingUpFrom, ComingUpTo, BreakoutRise)
-	if _, err := tx.ExecContext(ctx, q, ds, L); err != nil {
-		return fmt.Errorf("measures: %w", err)
+	if err := ensureSideTables(ctx, tx, ds); err != nil {
+		return err
+	}
+	L := int(latest.Int64)
+	if err := tx.QueryRowContext(ctx, `select max(term_id) from fact where dataset_id = ? and period_idx = ?`, ds, L).Scan(&maxID); err != nil {
+		return err
+	}
+	q := measuresSQL(ds, L)
+	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
+		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
+			return fmt.Errorf("measures: %w", err)
+		}
+	}
+	flags := []string{
+		fmt.Sprintf(`delete from dataset_flags where dataset_id = %d`, ds),
+		fmt.Sprintf(`insert into dataset_flags select %[1]d, coalesce(bool_and(term = lower(term)), true) from term_stats where dataset_id = %[1]d`, ds),
+	}
+	if err := execAll(ctx, tx, flags...); err != nil {
+		return err
 	}
 	return materializeOverview(ctx, tx, ds)
+}
+
+// measuresSQL builds the statement for one term range ($1..$2) of dataset ds at latest period L.
+// Every value inlined is an integer of ours.
+func measuresSQL(ds, L int) string {
+	needed := map[int]bool{}
+	for i := 1; i < SparkPeriods; i++ {
+		needed[L-i] = true
+	}
+	for _, i := range []int{NewLookback, 13, yearOfPeriods} {
+		needed[L-i] = true
+	}
+	for i := ComingUpFrom; i <= ComingUpTo; i++ {
+		needed[L-yearOfPeriods+i] = true
+	}
+	var idx, spark []string
+	for i := range needed {
+		idx = append(idx, strconv.Itoa(i))
+	}
+	for i := L - SparkPeriods + 1; i < L; i++ {
+		spark = append(spark, fmt.Sprintf("max(rank) filter (where period_idx = %d)", i))
+	}
+	return fmt.Sprintf(`insert into term_stats
+	with prev as (
+		select count(*) as n, min(deepest_rank) as deepest from period
+		where dataset_id = %[1]d and period_idx between %[2]d - %[3]d and %[2]d - 1),
+	slices as (
+		select term_id, period_idx, rank from fact
+		where dataset_id = %[1]d and term_id between $1 and $2 and period_idx in (%[4]s)),
+	recent as (
+		select term_id,
+			max(rank) filter (where period_idx = %[2]d - 1) as r1, max(rank) filter (where period_idx = %[2]d - 2) as r2,
+			max(rank) filter (where period_idx = %[2]d - 3) as r3, max(rank) filter (where period_idx = %[2]d - 4) as r4,
+			max(rank) filter (where period_idx = %[2]d - 13) as r13, max(rank) filter (where period_idx = %[2]d - 52) as r52,
+			count(*) filter (where period_idx between %[2]d - %[3]d and %[2]d - 1) as prev_present,
+			[%[5]s] as spark_before,
+			min(rank) filter (where period_idx between %[2]d - 52 + %[6]d and %[2]d - 52 + %[7]d) as best_next_last_year
+		from slices group by term_id)
+	select %[1]d, f.term_id, t.term, f.rank, r.r1, r.r4, r.r13, r.r52,
+		log2(r.r1 / f.rank), log2(r.r4 / f.rank), log2(r.r13 / f.rank), log2(r.r52 / f.rank),
+		coalesce(p.n, 1),
+		coalesce(prev.n = %[3]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest, false) as is_new,
+		coalesce((prev.n = %[3]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest)
+			or (log2(r.r4 / f.rank) >= %[8]f and f.rank < r.r1 and r.r1 < r.r2 and r.r2 < r.r3), false) as breakout,
+		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
+		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
+		s.seasonality,
+		log2(r.r52 / r.best_next_last_year),
+		list_append(coalesce(r.spark_before, list_resize([]::integer[], %[9]d)), f.rank),
+		f.brand1, f.cat1, f.asin1
+	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
+	left join recent r on r.term_id = f.term_id
+	left join %[10]s p on p.term_id = f.term_id
+	left join %[11]s s on s.term_id = f.term_id
+	cross join prev
+	where f.dataset_id = %[1]d and f.period_idx = %[2]d and f.term_id between $1 and $2 and t.id between $1 and $2
+	order by t.term`, ds, L, NewLookback, strings.Join(idx, ","), strings.Join(spark, ", "), ComingUpFrom, ComingUpTo, BreakoutRise,
+		SparkPeriods-1, presenceTable(ds), seasonTable(ds))
 }
 
 // OverviewSize is how many terms each overview list keeps.
@@ -89,17 +137,17 @@ const OverviewSize = 10
 
 // materializeOverview stores the overview's lists (for both windows it may show) at import.
 func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
-	for _, t := range []string{"overview_terms", "overview_counts"} {
+	for _, t := range []string{"overview_rows", "overview_counts"} {
 		if _, err := tx.ExecContext(ctx, `delete from `+t+` where dataset_id = ?`, ds); err != nil {
 			return err
 		}
 	}
 	for _, window := range []int{1, 4} {
 		for _, l := range OverviewLists(window) {
-			where, args := l.Query.where(ds)
-			q := fmt.Sprintf(`insert into overview_terms select ?, ?, ?, row_number() over (order by %s), s.term_id
+			where, args := l.Query.where(&Dataset{ID: ds})
+			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %s), s.*
 				from term_stats s where %s order by %s limit %d`, l.Query.orderBy(), where, l.Query.orderBy(), OverviewSize)
-			if _, err := tx.ExecContext(ctx, q, append([]any{ds, l.Name, window}, args...)...); err != nil {
+			if _, err := tx.ExecContext(ctx, q, append([]any{l.Name, window}, args...)...); err != nil {
 				return fmt.Errorf("overview %s: %w", l.Name, err)
 			}
 			count := `insert into overview_counts select ?, ?, ?, count(*) from term_stats s where ` + where
@@ -152,9 +200,8 @@ func (w *Warehouse) Overview(ctx context.Context, d *Dataset, window int) (map[s
 		}
 	}
 	counts.Close()
-	rows, err := w.db.QueryContext(ctx, `select `+termRowColumns+`, o.list from overview_terms o
-		join term_stats s on s.dataset_id = o.dataset_id and s.term_id = o.term_id
-		where o.dataset_id = ? and o.window_periods = ? order by o.list, o.pos`, d.ID, window)
+	rows, err := w.db.QueryContext(ctx, `select `+termRowColumns+`, s.list from overview_rows s
+		where s.dataset_id = ? and s.window_periods = ? order by s.list, s.pos`, d.ID, window)
 	if err != nil {
 		return nil, fmt.Errorf("overview: %w", err)
 	}

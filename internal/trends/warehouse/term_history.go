@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -37,19 +38,24 @@ type TermHistory struct {
 }
 
 // TermHistories returns each term's rank and top products for every period from the first
-// loaded to the latest; missing periods appear with Loaded false, never as rank 0.
+// loaded to the latest; missing periods appear with Loaded false, never as rank 0. It reads in
+// one transaction, so a compaction or import committing meanwhile cannot mix two snapshots.
 func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []string) ([]TermHistory, error) {
-	first, last, err := w.periodRange(ctx, d.ID)
+	tx, periods, err := w.snapshot(ctx, d.ID)
 	if err != nil {
 		return nil, err
 	}
-	loaded, err := w.loadedPeriods(ctx, d.ID)
+	defer tx.Rollback()
+	points, err := w.termPoints(ctx, tx, d.ID, terms, periods)
 	if err != nil {
 		return nil, err
 	}
-	points, err := w.termPoints(ctx, d.ID, terms)
-	if err != nil {
-		return nil, err
+	first, last := -1, -2
+	for idx := range periods {
+		if first < 0 || idx < first {
+			first = idx
+		}
+		last = max(last, idx)
 	}
 	out := make([]TermHistory, 0, len(terms))
 	for _, term := range terms {
@@ -57,11 +63,9 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 		byIdx := points[term]
 		h.Found = len(byIdx) > 0
 		for idx := first; first >= 0 && idx <= last; idx++ {
-			p, ok := byIdx[idx]
-			if !ok {
-				p = HistoryPoint{}
-			}
-			p.Start, p.Loaded = periodFromIndex(d.Kind, idx).Start, loaded[idx]
+			p := byIdx[idx]
+			_, p.Loaded = periods[idx]
+			p.Start = periodFromIndex(d.Kind, idx).Start
 			h.Points = append(h.Points, p)
 		}
 		out = append(out, h)
@@ -69,44 +73,76 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 	return out, nil
 }
 
-func (w *Warehouse) periodRange(ctx context.Context, ds int) (int, int, error) {
-	var lo, hi sql.NullInt64
-	err := w.db.QueryRowContext(ctx, `select min(period_idx), max(period_idx) from period where dataset_id = ?`, ds).Scan(&lo, &hi)
-	if err != nil || !lo.Valid {
-		return -1, -2, err
+// snapshot starts a read transaction (the caller rolls it back) and reads the dataset's period
+// states in it, so what follows sees the copy and fact as of one moment.
+func (w *Warehouse) snapshot(ctx context.Context, ds int) (*sql.Tx, map[int]bool, error) {
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return nil, nil, err
 	}
-	return int(lo.Int64), int(hi.Int64), nil
+	periods, err := periodStates(ctx, tx, ds)
+	if err != nil {
+		tx.Rollback()
+		return nil, nil, err
+	}
+	return tx, periods, nil
 }
 
-func (w *Warehouse) loadedPeriods(ctx context.Context, ds int) (map[int]bool, error) {
-	rows, err := w.db.QueryContext(ctx, `select period_idx from period where dataset_id = ?`, ds)
+// periodStates maps each loaded period to whether the term-ordered copy holds it.
+func periodStates(ctx context.Context, tx *sql.Tx, ds int) (map[int]bool, error) {
+	rows, err := tx.QueryContext(ctx, `select p.period_idx, c.period_idx is not null from period p
+		left join compacted c on c.dataset_id = p.dataset_id and c.period_idx = p.period_idx where p.dataset_id = ?`, ds)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	m := map[int]bool{}
 	for rows.Next() {
-		var i int
-		if err := rows.Scan(&i); err != nil {
+		var idx int
+		var inCopy bool
+		if err := rows.Scan(&idx, &inCopy); err != nil {
 			return nil, err
 		}
-		m[i] = true
+		m[idx] = inCopy
 	}
 	return m, rows.Err()
 }
 
-// termPoints reads one term's rows. The fact rows are read alone (a filtered scan), and the
-// few dictionary ids they name are resolved afterwards: joining the whole dictionaries made
-// DuckDB build hash tables over every ASIN on each request.
-func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map[string]map[int]HistoryPoint, error) {
-	// The ids first (a small lookup), then one scan of the facts filtered on integer ids listed
-	// inline: a join against the term table here made DuckDB hash-join per request.
+// historySQL reads the terms' rows from the term-ordered copy (only periods it holds) and from
+// fact (only periods it does not hold yet). Every value listed inline is an integer from our own
+// tables.
+func historySQL(ds int, termIDs []string, periods map[int]bool) string {
+	var inCopy, fresh []string
+	for idx, c := range periods {
+		if c {
+			inCopy = append(inCopy, strconv.Itoa(idx))
+		} else {
+			fresh = append(fresh, strconv.Itoa(idx))
+		}
+	}
+	ids := strings.Join(termIDs, ",")
+	var parts []string
+	if len(inCopy) > 0 {
+		parts = append(parts, fmt.Sprintf(`select %s from %s where term_id in (%s) and period_idx in (%s)`,
+			factColumns, byTermTable(ds), ids, strings.Join(inCopy, ",")))
+	}
+	if len(fresh) > 0 {
+		parts = append(parts, fmt.Sprintf(`select %s from fact where dataset_id = %d and period_idx in (%s) and term_id in (%s)`,
+			factColumns, ds, strings.Join(fresh, ","), ids))
+	}
+	return strings.Join(parts, " union all ")
+}
+
+// termPoints reads the terms' rows. The term ids come first (a small lookup); the fact rows are
+// then read alone, filtered on integer ids listed inline, and the few dictionary ids they name
+// are resolved afterwards: joining the dictionaries made DuckDB build hash tables per request.
+func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, terms []string, periods map[int]bool) (map[string]map[int]HistoryPoint, error) {
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(terms)), ", ")
 	args := []any{ds}
 	for _, t := range terms {
 		args = append(args, t)
 	}
-	idRows, err := w.db.QueryContext(ctx, `select id, term from term where dataset_id = ? and term in (`+marks+`)`, args...)
+	idRows, err := tx.QueryContext(ctx, `select id, term from term where dataset_id = ? and term in (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
@@ -123,26 +159,18 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map
 		idList = append(idList, fmt.Sprint(id))
 	}
 	idRows.Close()
-	if len(idList) == 0 {
+	if len(idList) == 0 || len(periods) == 0 {
 		return map[string]map[int]HistoryPoint{}, nil
 	}
-	rows, err := w.db.QueryContext(ctx, `select term_id, period_idx, rank, asin1, asin2, asin3, click1, click2, click3, conv1, conv2, conv3,
-		brand1, brand2, brand3, cat1, cat2, cat3 from fact where dataset_id = ? and term_id in (`+strings.Join(idList, ",")+`)`, ds)
+	rows, err := tx.QueryContext(ctx, historySQL(ds, idList, periods))
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
-	type raw struct {
-		termID           int64
-		idx, rank        int
-		asin, brand, cat [3]sql.NullInt64
-		click, conv      [3]sql.NullInt64
-	}
-	var all []raw
+	var all []factRow
 	ids := map[string]map[int64]bool{"asin": {}, "brand": {}, "category": {}}
 	for rows.Next() {
-		var r raw
-		if err := rows.Scan(&r.termID, &r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
-			&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2]); err != nil {
+		var r factRow
+		if err := r.scan(rows); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -188,37 +216,80 @@ func (w *Warehouse) termPoints(ctx context.Context, ds int, terms []string) (map
 	return out, nil
 }
 
-// dictionaryNames resolves ids per dictionary table to [name, title].
+// factRow is one row of factColumns.
+type factRow struct {
+	termID           int64
+	idx, rank        int
+	asin, brand, cat [3]sql.NullInt64
+	click, conv      [3]sql.NullInt64
+}
+
+func (r *factRow) scan(rows *sql.Rows) error {
+	return rows.Scan(&r.termID, &r.idx, &r.rank, &r.asin[0], &r.asin[1], &r.asin[2], &r.click[0], &r.click[1], &r.click[2], &r.conv[0], &r.conv[1], &r.conv[2],
+		&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2])
+}
+
+// slotOf says which of the top 3 (0..2) holds id in the asin or brand columns.
+func (r *factRow) slotOf(column string, id int) int {
+	ids := r.asin
+	if column == "brand" {
+		ids = r.brand
+	}
+	for k, v := range ids {
+		if v.Valid && v.Int64 == int64(id) {
+			return k
+		}
+	}
+	return 0
+}
+
+// dictionaryNames resolves ids per dictionary table to [name, title], from the in-process cache
+// where it can: dictionary rows are written once and never change, so a cached name is never
+// stale.
 func (w *Warehouse) dictionaryNames(ctx context.Context, ids map[string]map[int64]bool) (map[string]map[int64][2]string, error) {
 	cols := map[string]string{"asin": "asin, title", "brand": "name, null", "category": "name, null"}
 	out := map[string]map[int64][2]string{}
+	var points []string
 	for table, set := range ids {
 		out[table] = map[int64][2]string{}
-		if len(set) == 0 {
-			continue
-		}
-		list := make([]string, 0, len(set))
 		for id := range set {
-			list = append(list, fmt.Sprint(id))
+			if v, ok := w.names.Get(nameKey{table, id}); ok {
+				out[table][id] = v
+				continue
+			}
+			// One point query per id, glued with UNION ALL: each is answered from one row group
+			// by the zone maps on id, while "id in (...)" scanned the whole 15M-row ASIN table
+			// (150 ms against 24 ms for 100 ids at full size). The ids are integers read from
+			// our own tables, so listing them inline is safe.
+			points = append(points, fmt.Sprintf(`select '%s', id, %s from %s where id = %d`, table, cols[table], table, id))
 		}
-		// The ids are integers read from our own tables, so listing them inline is safe.
-		rows, err := w.db.QueryContext(ctx, `select id, `+cols[table]+` from `+table+` where id in (`+strings.Join(list, ",")+`)`)
-		if err != nil {
+	}
+	if len(points) == 0 {
+		return out, nil
+	}
+	rows, err := w.db.QueryContext(ctx, strings.Join(points, " union all "))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, name string
+		var id int64
+		var title sql.NullString
+		if err := rows.Scan(&table, &id, &name, &title); err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var name string
-			var title sql.NullString
-			if err := rows.Scan(&id, &name, &title); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[table][id] = [2]string{name, title.String}
-		}
-		rows.Close()
+		v := [2]string{name, title.String}
+		out[table][id] = v
+		w.names.Add(nameKey{table, id}, v)
 	}
-	return out, nil
+	return out, rows.Err()
+}
+
+// nameKey identifies a dictionary row in the names cache.
+type nameKey struct {
+	table string
+	id    int64
 }
 
 func share(v sql.NullInt64) *float64 {

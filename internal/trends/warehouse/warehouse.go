@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/duckdb/duckdb-go/v2"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // ErrNotFound is returned for an unknown dataset, term, product or brand.
@@ -25,7 +27,27 @@ type Warehouse struct {
 	// writeMu serialises imports and deletes: DuckDB allows one writer transaction at a time
 	// and a second would only fail with a conflict.
 	writeMu sync.Mutex
+	// Memory limits: answering, and while a writer (import, delete, refresh, compaction) holds
+	// writeMu; imports need more for the dictionaries and measures of a 3M-term period.
+	memory, writeMemory string
+	// dir holds the store; imports write their staging files there.
+	dir string
+	// names caches dictionary names for pages (term_history.go: dictionaryNames).
+	names *lru.Cache[nameKey, [2]string]
+
+	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
+	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
+	// waits.
+	bgCtx   context.Context
+	bgStop  context.CancelFunc
+	bg      sync.WaitGroup
+	bgMu    sync.Mutex
+	running map[int]bool
+	dirty   map[int]bool
 }
+
+// nameCacheSize bounds the names cache: ~100k names of up to a few hundred bytes (~20 MB).
+const nameCacheSize = 100_000
 
 // Open opens (creating) dataDir/trends.duckdb with DuckDB's memory limit set.
 func Open(ctx context.Context, dataDir, memoryLimit string) (*Warehouse, error) {
@@ -48,12 +70,88 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 			return nil, fmt.Errorf("warehouse: memory limit %q: %w", memoryLimit, err)
 		}
 	}
-	w := &Warehouse{db: db}
+	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
+	w := &Warehouse{db: db, dir: filepath.Dir(path), running: map[int]bool{}, dirty: map[int]bool{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
+	w.bgCtx, w.bgStop = context.WithCancel(context.Background())
 	if err := w.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
+	if err := w.dropStaleStaging(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return w, nil
+}
+
+// SetWriteMemory sets DuckDB's memory limit while an import or another writer runs (default:
+// the same as for answering).
+func (w *Warehouse) SetWriteMemory(limit string) { w.writeMemory = limit }
+
+// LockWriter is lockWriter for bulk loaders that write tables directly (demo.BuildDirect).
+func (w *Warehouse) LockWriter(ctx context.Context) (unlock func()) { return w.lockWriter(ctx) }
+
+// lockWriter takes the writer lock and raises the memory limit for the writer; the returned
+// function undoes both.
+func (w *Warehouse) lockWriter(ctx context.Context) func() {
+	w.writeMu.Lock()
+	raised := w.writeMemory != "" && w.writeMemory != w.memory
+	if raised {
+		if _, err := w.db.ExecContext(ctx, "SET memory_limit = '"+sanitizeSetting(w.writeMemory)+"'"); err != nil {
+			raised = false
+		}
+	}
+	return func() {
+		if raised && w.memory != "" {
+			w.db.ExecContext(context.Background(), "SET memory_limit = '"+sanitizeSetting(w.memory)+"'")
+		}
+		w.writeMu.Unlock()
+	}
+}
+
+// dropStaleStaging removes what a killed import left behind. Its staging table was temporary
+// and died with the process, but its staging file stays next to the store; stores written by
+// earlier versions may also hold regular "stage_" tables. Only this process has the file open,
+// so no import is running.
+func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
+	files, err := filepath.Glob(filepath.Join(w.dir, "stage_*.csv"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	tables, err := queryColumn[string](ctx, w.db, `select table_name from duckdb_tables() where not temporary and table_name like 'stage\_%' escape '\'`)
+	if err != nil {
+		return err
+	}
+	for _, name := range tables {
+		// The name matched our own "stage_<hex>" pattern; quote it anyway.
+		if _, err := w.db.ExecContext(ctx, `drop table if exists "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queryColumn runs a query of one column and returns its values.
+func queryColumn[T any](ctx context.Context, db *sql.DB, q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // sanitizeSetting keeps a size like "768MB" from becoming SQL.
@@ -67,8 +165,28 @@ func sanitizeSetting(s string) string {
 	return string(out)
 }
 
-// Close closes the database.
-func (w *Warehouse) Close() error { return w.db.Close() }
+// WaitBackground waits until the background work after imports (seasonality, the copy) is done.
+func (w *Warehouse) WaitBackground() { w.bg.Wait() }
+
+// Close stops background work and closes the database.
+func (w *Warehouse) Close() error {
+	w.bgStop()
+	w.bg.Wait()
+	return w.db.Close()
+}
 
 // DB exposes the connection for benchmarks.
 func (w *Warehouse) DB() *sql.DB { return w.db }
+
+type txBeginner interface {
+	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+}
+
+// beginTx begins a transaction that only the caller's Commit or Rollback ends. database/sql
+// rolls back a transaction whose context ends on a goroutine of its own, which can run after
+// Close: DuckDB then still has a live connection, and opening the same file again in this
+// process spins forever inside DuckDB's instance cache. Statements still take the caller's
+// context, so a cancel interrupts them, and the deferred Rollback ends the transaction.
+func beginTx(ctx context.Context, b txBeginner) (*sql.Tx, error) {
+	return b.BeginTx(context.WithoutCancel(ctx), nil)
+}

@@ -65,9 +65,10 @@ export async function startInbox() {
 
 // startApp runs bin/sellertrends and resolves once it prints that it listens. With demo set,
 // the demo workspace is built first (synchronously, with `sellertrends demo`), so tests never wait.
-export async function startApp(env = {}, { demo } = {}) {
+// With dataDir set, the server runs on that existing directory and leaves it in place.
+export async function startApp(env = {}, { demo, dataDir: keepDir } = {}) {
   const port = await freePort()
-  const dataDir = mkdtempSync(join(tmpdir(), 'sellertrends-e2e-'))
+  const dataDir = keepDir ?? mkdtempSync(join(tmpdir(), 'sellertrends-e2e-'))
   if (demo) {
     const r = spawnSync(join(root, 'bin', 'sellertrends'), ['demo', '--terms', String(demo.terms), '--weeks', String(demo.weeks)], {
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
@@ -92,8 +93,9 @@ export async function startApp(env = {}, { demo } = {}) {
       const exited = new Promise((resolve) => child.on('exit', resolve))
       child.kill('SIGTERM')
       await exited
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!keepDir) rmSync(dataDir, { recursive: true, force: true })
     },
+    pid: child.pid,
   }
 }
 

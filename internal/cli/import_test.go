@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/trends/demo"
+	"github.com/sellertrends/sellertrends/internal/trends/localimport"
+)
+
+const sample = "../trends/warehouse/testdata/US_Top_Search_Terms_Simple_Week_2026_03_07.csv"
+
+func testConfig(t *testing.T) *config.Config {
+	t.Helper()
+	vars := map[string]string{"DATA_DIR": t.TempDir(), "AUTH_SECRET": strings.Repeat("s", 32)}
+	cfg, err := config.Load(func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// `sellertrends import` works with the server running (the files go over its socket) and
+// without it (the command opens the store itself), with the same results.
+func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
+	cfg := testConfig(t)
+	// A tiny demo first, so the server does not build the default one in the background.
+	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	app, err := buildApp(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			app.Close()
+		}
+	}()
+	var out strings.Builder
+	if err := importCmd(cfg, []string{"--workspace", "ws-cli", sample}, &out); err != nil {
+		t.Fatalf("import beside the server: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "a server is running") || !strings.Contains(out.String(), "rows, deepest rank") || !strings.Contains(out.String(), "replaced: false") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	// A bad file fails with the parser's message, relayed from the server.
+	bad := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(bad, []byte("not,a,report\n1,2,3\n"), 0o600)
+	out.Reset()
+	if err := importCmd(cfg, []string{"--workspace", "ws-cli", bad}, &out); err == nil || !strings.Contains(out.String(), "FAILED") {
+		t.Fatalf("a bad file was accepted: %v\n%s", err, out.String())
+	}
+
+	app.Close()
+	closed = true
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, "import.sock")); !os.IsNotExist(err) {
+		t.Fatalf("the socket outlived the server: %v", err)
+	}
+	out.Reset()
+	if err := importCmd(cfg, []string{"--workspace", "ws-cli", sample}, &out); err != nil {
+		t.Fatalf("import without the server: %v\n%s", err, out.String())
+	}
+	// The period the server imported is in the store the command opened: this is a replacement.
+	if strings.Contains(out.String(), "a server is running") || !strings.Contains(out.String(), "replaced: true") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+}
+
+// Closing the connection (Ctrl-C on the command) cancels the server's import, which leaves
+// nothing behind: importing the same file afterwards is not a replacement.
+func TestImportSocketCancelLeavesNothing(t *testing.T) {
+	cfg := testConfig(t)
+	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(t.TempDir(), "US_Top_Search_Terms_Simple_Week_2026_04_11.csv")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := demo.New(demo.Size{Terms: 200_000, Weeks: 3, Seed: 3, End: time.Date(2026, 4, 12, 0, 0, 0, 0, time.UTC)})
+	if err := demo.WriteTSTCSV(f, g.Week(2)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	app, err := buildApp(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+
+	conn, err := localimport.Dial(cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = localimport.Send(conn, localimport.Request{Workspace: "ws-cancel", Path: big}, func(e localimport.Event) {
+		if e.Rows > 0 {
+			conn.Close() // as Ctrl-C would
+		}
+	})
+	if err == nil {
+		t.Fatal("the send finished although the connection was closed mid-import")
+	}
+	// Imports take the store's write lock in turn, so this one starts after the cancelled one ended.
+	var out strings.Builder
+	if err := importCmd(cfg, []string{"--workspace", "ws-cancel", big}, &out); err != nil {
+		t.Fatalf("import after the cancel: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "replaced: false") {
+		t.Fatalf("the cancelled import left its period behind:\n%s", out.String())
+	}
+}

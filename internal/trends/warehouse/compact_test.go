@@ -1,0 +1,283 @@
+package warehouse
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+// ranksOf reads a term's history as ranks per week (0 = absent or missing).
+func ranksOf(t *testing.T, w *Warehouse, d *Dataset, term string) []int {
+	t.Helper()
+	h, err := w.TermHistories(context.Background(), d, []string{term})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]int, len(h[0].Points))
+	for i, p := range h[0].Points {
+		if p.Rank != nil {
+			out[i] = *p.Rank
+		}
+	}
+	return out
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// History reads the same whether a period sits in the term-ordered copy or only in fact, and a
+// period replaced or deleted after compaction never shows its old rows.
+func TestHistoryIsTheSameBeforeAndAfterCompaction(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}), week(1, map[string]int{"a": 2, "b": 1}), week(2, map[string]int{"a": 3, "b": 1}))
+	d := dataset(t, w, "ws")
+	want := []int{1, 2, 3}
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("before compaction %v, want %v", got, want)
+	}
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := uncompacted(ctx, w.db, d.ID); n != 0 {
+		t.Fatalf("%d periods left outside the copy", n)
+	}
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("after compaction %v, want %v", got, want)
+	}
+	// Replace week 1 and add week 3: the copy's week-1 rows are stale and must not be read.
+	load(t, w, "ws", week(1, map[string]int{"a": 9, "b": 1}), week(3, map[string]int{"a": 4}))
+	if got, want := ranksOf(t, w, d, "a"), []int{1, 9, 3, 4}; !equalInts(got, want) {
+		t.Fatalf("after re-import %v, want %v", got, want)
+	}
+	if err := w.DeletePeriod(ctx, d.ID, d.Kind, week0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ranksOf(t, w, d, "a"), []int{9, 3, 4}; !equalInts(got, want) {
+		t.Fatalf("after deleting week 0 %v, want %v", got, want)
+	}
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ranksOf(t, w, d, "a"), []int{9, 3, 4}; !equalInts(got, want) {
+		t.Fatalf("after the second compaction %v, want %v", got, want)
+	}
+}
+
+// Enough imports start a background rebuild; Close waits for it, and the copy then holds
+// every period.
+func TestImportsTriggerCompaction(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	for i := range CompactAfter {
+		load(t, w, "ws", week(i, map[string]int{"a": i + 1}))
+	}
+	d := dataset(t, w, "ws")
+	w.bg.Wait()
+	n, err := uncompacted(ctx, w.db, d.ID)
+	if err != nil || n != 0 {
+		t.Fatalf("after %d imports %d periods are outside the copy (%v)", CompactAfter, n, err)
+	}
+	got := ranksOf(t, w, d, "a")
+	if len(got) != CompactAfter || got[CompactAfter-1] != CompactAfter {
+		t.Fatalf("history %v", got)
+	}
+}
+
+// pearson is the correlation of xs and ys.
+func pearson(xs, ys []float64) float64 {
+	n := float64(len(xs))
+	var sx, sy, sxy, sxx, syy float64
+	for i := range xs {
+		sx, sy, sxy, sxx, syy = sx+xs[i], sy+ys[i], sxy+xs[i]*ys[i], sxx+xs[i]*xs[i], syy+ys[i]*ys[i]
+	}
+	return (n*sxy - sx*sy) / math.Sqrt((n*sxx-sx*sx)*(n*syy-sy*sy))
+}
+
+// The side tables (presence, seasonality) kept up to date at import and in the background
+// agree with a recount from scratch, through imports, a replacement and a deletion.
+func TestSideTablesMatchARecount(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	const weeks = 70
+	rankX := func(i int) int { return 1 + (i*7)%13 + i/52 }
+	ranks := make([]map[string]int, weeks)
+	for i := range weeks {
+		ranks[i] = map[string]int{"x": rankX(i), "z": 30}
+		if i%2 == 0 {
+			ranks[i]["y"] = 1 + (i*5)%11
+		}
+		load(t, w, "ws", week(i, ranks[i]))
+	}
+	d := dataset(t, w, "ws")
+	w.bg.Wait() // the seasonality refresh and the copy's rebuild run after the imports
+	expectSeason := func(term string) float64 {
+		var xs, ys []float64
+		for i := weeks - 52; i < weeks; i++ {
+			a, b := ranks[i][term], 0
+			if i-52 >= 0 {
+				b = ranks[i-52][term]
+			}
+			if a > 0 && b > 0 {
+				xs, ys = append(xs, math.Log(float64(a))), append(ys, math.Log(float64(b)))
+			}
+		}
+		return pearson(xs, ys)
+	}
+	checkSeason := func(stage string) {
+		t.Helper()
+		x := termRow(t, w, d, "x")
+		if x.Seasonality == nil || math.Abs(*x.Seasonality-expectSeason("x")) > 1e-9 {
+			t.Errorf("%s: seasonality of x %v, want %.6f", stage, x.Seasonality, expectSeason("x"))
+		}
+		if z := termRow(t, w, d, "z"); z.Seasonality != nil {
+			t.Errorf("%s: a constant rank has no correlation, got %v", stage, *z.Seasonality)
+		}
+	}
+	checkPresence := func(stage string) {
+		t.Helper()
+		var wrong int
+		err := w.db.QueryRow(`select count(*) from (select term_id, count(*) n from fact where dataset_id = ? group by term_id) f
+			full join `+presenceTable(d.ID)+` p using (term_id) where f.n is distinct from p.n`, d.ID).Scan(&wrong)
+		if err != nil || wrong != 0 {
+			t.Errorf("%s: %d terms whose presence differs from a recount (%v)", stage, wrong, err)
+		}
+	}
+	checkSeason("after imports")
+	checkPresence("after imports")
+	if x := termRow(t, w, d, "x"); x.PeriodsPresent != weeks {
+		t.Errorf("x present in %d periods, want %d", x.PeriodsPresent, weeks)
+	}
+	// Replace week 60 (x drops out of it) and delete week 61.
+	ranks[60] = map[string]int{"y": 3, "z": 30}
+	load(t, w, "ws", week(60, ranks[60]))
+	if err := w.DeletePeriod(ctx, d.ID, d.Kind, week0.AddDate(0, 0, 7*61)); err != nil {
+		t.Fatal(err)
+	}
+	ranks[61] = map[string]int{}
+	w.bg.Wait()
+	checkPresence("after a replacement and a deletion")
+	checkSeason("after a replacement and a deletion")
+	if x := termRow(t, w, d, "x"); x.PeriodsPresent != weeks-2 {
+		t.Errorf("x present in %d periods, want %d", x.PeriodsPresent, weeks-2)
+	}
+}
+
+// Product and brand pages list the terms where the product was in the top 3 within the last
+// PresenceWindow periods, each with its whole history (older periods included).
+func TestProductPageListsRecentTermsWithTheirWholeHistory(t *testing.T) {
+	w := openTemp(t)
+	weeks := []*memSource{week(0, map[string]int{"old": 1, "recent": 2})}
+	for i := 1; i <= PresenceWindow; i++ {
+		weeks = append(weeks, week(i, map[string]int{"recent": 2}))
+	}
+	load(t, w, "ws", weeks...)
+	d := dataset(t, w, "ws")
+	p, err := w.ProductTerms(context.Background(), d, "B0TEST0001", 50)
+	if err != nil || len(p.Terms) != 1 || p.Terms[0].Term != "recent" {
+		t.Fatalf("want only the term seen in the last %d periods: %+v %v", PresenceWindow, p, err)
+	}
+	if got := len(p.Terms[0].Points); got != PresenceWindow+1 {
+		t.Errorf("the listed term shows %d points, want its whole history of %d", got, PresenceWindow+1)
+	}
+}
+
+// Search is case-insensitive and literal, whether or not the dataset's terms are all lowercase.
+func TestSearchIsCaseInsensitiveAndLiteral(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "mixed", week(0, map[string]int{"Yoga Mat": 1, "yoga ball": 2, "100% cotton": 3, "100 cotton": 4}))
+	load(t, w, "lower", week(0, map[string]int{"yoga mat": 1, "yoga_ball": 2}))
+	for _, c := range []struct {
+		ws, search string
+		prefix     bool
+		want       int
+	}{
+		{"mixed", "YOGA", false, 2}, {"mixed", "mat", false, 1}, {"mixed", "yoga m", true, 1},
+		{"mixed", "100%", false, 1}, {"mixed", "%", false, 1},
+		{"lower", "YOGA", true, 2}, {"lower", "a_b", false, 1}, {"lower", "_", false, 1}, {"lower", "mat", true, 0},
+	} {
+		d := dataset(t, w, c.ws)
+		if d.LowercaseTerms != (c.ws == "lower") {
+			t.Fatalf("%s: lowercase flag %v", c.ws, d.LowercaseTerms)
+		}
+		p, err := w.Explore(context.Background(), d, ExploreQuery{Search: c.search, Prefix: c.prefix, Window: 4, Limit: 10})
+		if err != nil || p.Total != c.want || len(p.Rows) != c.want {
+			t.Errorf("%s: search %q (prefix %v): %d rows, total %d, want %d (%v)", c.ws, c.search, c.prefix, len(p.Rows), p.Total, c.want, err)
+		}
+	}
+}
+
+// Terms, titles and brands come back from the staging file exactly as parsed: quotes, commas,
+// line breaks, tabs, backslashes, "NULL" and non-ASCII text included.
+func TestStagingKeepsEveryCharacter(t *testing.T) {
+	w := openTemp(t)
+	odd := []string{`say "hi", then go`, "two\nlines\r\nand a CR", "tab\there", `back\slash \N`, "NULL", "  spaced  ", "ünïcödé – 東京 🍵", `"`, ","}
+	src := week(0, nil)
+	for i, s := range odd {
+		r := report.Row{Line: i + 3, Term: s, Rank: int32(i + 1), Brands: [3]string{s}}
+		r.Products[0] = report.Product{ASIN: fmt.Sprintf("B0ODD%05d", i), Title: s, ClickShare: 0.5, ConversionShare: report.NoShare}
+		r.Products[1] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+		r.Products[2] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+		src.rows = append(src.rows, r)
+	}
+	load(t, w, "ws", src)
+	d := dataset(t, w, "ws")
+	h, err := w.TermHistories(context.Background(), d, odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range odd {
+		if !h[i].Found {
+			t.Errorf("term %q not found", s)
+			continue
+		}
+		p := h[i].Points[0]
+		if *p.Rank != i+1 || p.Products[0].Title != s || p.Brands[0] != s || len(p.Products) != 1 || p.Products[0].ConversionShare != nil {
+			t.Errorf("term %q came back as %+v", s, p)
+		}
+	}
+}
+
+// The 13- and 52-period changes and coming-up, against hand-computed values (with a period of
+// the coming-up window where the term is absent).
+func TestLongWindowMeasures(t *testing.T) {
+	w := openTemp(t)
+	const weeks = 60
+	L := weeks - 1
+	ranks := map[int]int{L - 52: 100, L - 48: 50, L - 47: 40, L - 45: 25, L - 44: 60, L - 13: 40, L: 20}
+	var src []*memSource
+	for i := range weeks {
+		m := map[string]int{"filler": 500, "plain": 7}
+		if r, ok := ranks[i]; ok {
+			m["c"] = r
+		}
+		src = append(src, week(i, m))
+	}
+	load(t, w, "ws", src...)
+	d := dataset(t, w, "ws")
+	c := termRow(t, w, d, "c")
+	if c.Changes[2] == nil || math.Abs(*c.Changes[2]-1) > 1e-9 || c.Changes[3] == nil || math.Abs(*c.Changes[3]-math.Log2(5)) > 1e-9 {
+		t.Errorf("13/52-period changes %v %v, want 1 and log2(5)", c.Changes[2], c.Changes[3])
+	}
+	if c.ComingUp == nil || math.Abs(*c.ComingUp-2) > 1e-9 {
+		t.Errorf("coming-up %v, want log2(100/25) = 2", c.ComingUp)
+	}
+	if c.PeriodsPresent != len(ranks) {
+		t.Errorf("present in %d periods, want %d", c.PeriodsPresent, len(ranks))
+	}
+	if p := termRow(t, w, d, "plain"); p.ComingUp == nil || *p.ComingUp != 0 || p.Changes[3] == nil || *p.Changes[3] != 0 {
+		t.Errorf("a steady term: coming-up %v, 52-period change %v, want 0 and 0", p.ComingUp, p.Changes[3])
+	}
+}

@@ -1,0 +1,129 @@
+package warehouse
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+// bigWeek generates n rows lazily, so the child process is still importing when it is killed.
+type bigWeek struct {
+	meta report.Meta
+	n, i int
+}
+
+func (b *bigWeek) Meta() report.Meta { return b.meta }
+func (b *bigWeek) Next() (report.Row, error) {
+	if b.i >= b.n {
+		return report.Row{}, io.EOF
+	}
+	b.i++
+	return report.Row{Line: b.i + 2, Term: fmt.Sprintf("generated term %d", b.i), Rank: int32(b.i)}, nil
+}
+
+const killChildEnv = "WAREHOUSE_KILLED_IMPORT_STORE"
+
+// A process killed (SIGKILL) in the middle of an import leaves the store exactly as it was:
+// same periods, facts and measures, and no staging table once the store is opened again.
+func TestKilledImportLeavesNoTrace(t *testing.T) {
+	if path := os.Getenv(killChildEnv); path != "" {
+		importUntilKilled(t, path, os.Getenv(killChildEnv+"_BASELINE") != "")
+		return
+	}
+	path := filepath.Join(t.TempDir(), "k.duckdb")
+	// The baseline is written by a child that exits normally, so this process never holds the
+	// file while the second child imports into it.
+	baseline := exec.Command(os.Args[0], "-test.run=^TestKilledImportLeavesNoTrace$")
+	baseline.Env = append(os.Environ(), killChildEnv+"="+path, killChildEnv+"_BASELINE=1")
+	if out, err := baseline.CombinedOutput(); err != nil {
+		t.Fatalf("baseline: %v\n%s", err, out)
+	}
+	w, err := OpenFile(context.Background(), path, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := counts(t, w)
+	w.Close()
+	if before[1] != 1 {
+		t.Fatalf("baseline has %d periods", before[1])
+	}
+
+	child := exec.Command(os.Args[0], "-test.run=^TestKilledImportLeavesNoTrace$")
+	child.Env = append(os.Environ(), killChildEnv+"="+path)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	staging, seen := false, ""
+	for sc := bufio.NewScanner(out); sc.Scan(); {
+		if strings.HasPrefix(sc.Text(), "staged ") {
+			staging = true
+			break
+		}
+		seen += sc.Text() + "\n"
+	}
+	child.Process.Kill()
+	child.Wait()
+	if !staging {
+		t.Fatalf("the child never reported staging progress:\n%s", seen)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "stage_*.csv")); len(left) == 0 {
+		t.Fatal("the killed child left no staging file: the test no longer kills it mid-staging")
+	}
+
+	w, err = OpenFile(context.Background(), path, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if after := counts(t, w); after != before {
+		t.Errorf("the killed import left traces: %v -> %v", before, after)
+	}
+	var stages int
+	w.db.QueryRow(`select count(*) from duckdb_tables() where table_name like 'stage%'`).Scan(&stages)
+	if stages != 0 {
+		t.Errorf("%d staging tables left after reopening", stages)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "stage_*.csv")); len(left) != 0 {
+		t.Errorf("staging files left after reopening: %v", left)
+	}
+	d := dataset(t, w, "ws")
+	if d.Periods != 1 {
+		t.Errorf("periods %d, want 1", d.Periods)
+	}
+}
+
+// importUntilKilled is the child: it writes the baseline (one small week) and exits, or imports a
+// large week and says when staging is under way.
+func importUntilKilled(t *testing.T, path string, baseline bool) {
+	w, err := OpenFile(context.Background(), path, "512MB")
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(1)
+	}
+	if baseline {
+		load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}))
+		w.Close()
+		os.Exit(0)
+	}
+	src := &bigWeek{meta: week(1, nil).meta, n: 50_000_000}
+	_, err = w.Import(context.Background(), src, ImportOptions{Workspace: "ws", ImportedBy: "child", Progress: func(rows int64) {
+		if rows >= 100_000 {
+			fmt.Printf("staged %d\n", rows)
+			os.Stdout.Sync()
+		}
+	}})
+	fmt.Println("import ended:", err) // not reached: the parent kills us first
+	os.Exit(0)
+}

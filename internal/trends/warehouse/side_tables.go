@@ -1,0 +1,141 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+)
+
+// Two measures look at a term's whole history and would make every import scan every period
+// (468M rows at full size), so they live in per-dataset side tables kept current another way:
+//
+//	presence_<id>  periods each term appears in: adjusted at import by the replaced period's
+//	               rows (-1) and the new rows (+1), recounted in full by RebuildStats.
+//	season_<id>    the year-over-year correlation (seasonality): recomputed in the background
+//	               after each import and in full by RebuildStats; an import reads the last one.
+
+func presenceTable(ds int) string { return fmt.Sprintf("presence_%d", ds) }
+func seasonTable(ds int) string   { return fmt.Sprintf("season_%d", ds) }
+
+type execer interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+func execAll(ctx context.Context, ex execer, qs ...string) error {
+	for _, q := range qs {
+		if _, err := ex.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureSideTables creates the side tables of a dataset that has none yet (a new dataset, or a
+// store written before they existed: then presence is counted once).
+func ensureSideTables(ctx context.Context, tx *sql.Tx, ds int) error {
+	return execAll(ctx, tx,
+		fmt.Sprintf(`create table if not exists %s as select term_id, count(*)::integer as n from fact where dataset_id = %d group by term_id`, presenceTable(ds), ds),
+		fmt.Sprintf(`create table if not exists %s (term_id integer not null, seasonality double not null)`, seasonTable(ds)))
+}
+
+// adjustPresence applies one period's replacement to presence: old is the temporary table of
+// the term ids the period held before (removePeriodFacts; dropped here), the period's new rows
+// are in fact already.
+func adjustPresence(ctx context.Context, tx *sql.Tx, ds, idx int, old string) error {
+	t := presenceTable(ds)
+	return execAll(ctx, tx, fmt.Sprintf(`create or replace table %[1]s as
+		select term_id, sum(n)::integer as n from (
+			select term_id, n from %[1]s
+			union all select term_id, -1 from %[2]s
+			union all select term_id, 1 from fact where dataset_id = %[3]d and period_idx = %[4]d)
+		group by term_id having sum(n) > 0`, t, old, ds, idx),
+		`drop table `+old)
+}
+
+// recountPresence counts every term's periods from scratch.
+func recountPresence(ctx context.Context, tx *sql.Tx, ds int) error {
+	return execAll(ctx, tx, fmt.Sprintf(`create or replace table %s as
+		select term_id, count(*)::integer as n from fact where dataset_id = %d group by term_id`, presenceTable(ds), ds))
+}
+
+// refreshSeasonality recomputes season_<ds> for the window ending at the latest period, by term
+// range (the self-join over two years of a 3M-term dataset does not fit in memory at once), and
+// copies the values into term_stats.
+func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
+	var latest, maxID sql.NullInt64
+	err := tx.QueryRowContext(ctx, `select max(period_idx), (select max(id) from term where dataset_id = ?) from period where dataset_id = ?`, ds, ds).Scan(&latest, &maxID)
+	if err != nil || !latest.Valid {
+		return err
+	}
+	L, t := int(latest.Int64), seasonTable(ds)
+	if err := execAll(ctx, tx, fmt.Sprintf(`create or replace table %s (term_id integer not null, seasonality double not null)`, t)); err != nil {
+		return err
+	}
+	q := fmt.Sprintf(`insert into %[1]s
+		select a.term_id, corr(ln(a.rank), ln(b.rank)) from fact a
+		join fact b on b.dataset_id = a.dataset_id and b.term_id = a.term_id and b.period_idx = a.period_idx - %[4]d
+		where a.dataset_id = %[2]d and a.period_idx > %[3]d - %[4]d and b.period_idx > %[3]d - 2 * %[4]d
+			and a.term_id between $1 and $2 and b.term_id between $1 and $2
+		group by a.term_id having count(*) >= %[5]d and isfinite(corr(ln(a.rank), ln(b.rank)))`, t, ds, L, yearOfPeriods, MinSeasonPairs)
+	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
+		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
+			return fmt.Errorf("seasonality: %w", err)
+		}
+	}
+	return execAll(ctx, tx, fmt.Sprintf(`update term_stats s set seasonality = x.seasonality from (
+		select s2.term_id, n.seasonality from term_stats s2 left join %s n on n.term_id = s2.term_id where s2.dataset_id = %d) x
+		where s.dataset_id = %d and s.term_id = x.term_id and s.seasonality is distinct from x.seasonality`, t, ds, ds))
+}
+
+// refreshSeasonalityNow runs refreshSeasonality in its own transaction under the write lock.
+func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
+	defer w.lockWriter(ctx)()
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := ensureSideTables(ctx, tx, ds); err != nil {
+		return err
+	}
+	if err := refreshSeasonality(ctx, tx, ds); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// afterImport refreshes seasonality, then rebuilds the term-ordered copy if it is due, in the
+// background: the import has already committed with every other measure current. A second
+// import meanwhile marks the dataset dirty and the job runs again.
+func (w *Warehouse) afterImport(ds int) {
+	w.bgMu.Lock()
+	defer w.bgMu.Unlock()
+	if w.bgCtx.Err() != nil {
+		return
+	}
+	if w.running[ds] {
+		w.dirty[ds] = true
+		return
+	}
+	w.running[ds] = true
+	w.bg.Add(1)
+	go func() {
+		defer w.bg.Done()
+		for {
+			if err := w.refreshSeasonalityNow(w.bgCtx, ds); err != nil && w.bgCtx.Err() == nil {
+				slog.Error("trends: refreshing seasonality failed", "dataset", ds, "err", err)
+			}
+			w.compactIfDue(ds)
+			w.bgMu.Lock()
+			if !w.dirty[ds] || w.bgCtx.Err() != nil {
+				delete(w.running, ds)
+				delete(w.dirty, ds)
+				w.bgMu.Unlock()
+				return
+			}
+			delete(w.dirty, ds)
+			w.bgMu.Unlock()
+		}
+	}()
+}
