@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Measures, defined once (trends.md) and computed here at import:
@@ -59,11 +61,14 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
 		return err
 	}
 	q := measuresSQL(ds, L)
+	started := time.Now()
 	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
 		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
 			return fmt.Errorf("measures: %w", err)
 		}
 	}
+	slog.Debug("import step", "step", "measures: terms", "took", time.Since(started))
+	started = time.Now()
 	flags := []string{
 		fmt.Sprintf(`delete from dataset_flags where dataset_id = %d`, ds),
 		fmt.Sprintf(`insert into dataset_flags select %[1]d, coalesce(bool_and(term = lower(term)), true) from term_stats where dataset_id = %[1]d`, ds),
@@ -71,6 +76,9 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
 	if err := execAll(ctx, tx, flags...); err != nil {
 		return err
 	}
+	slog.Debug("import step", "step", "measures: flags", "took", time.Since(started))
+	started = time.Now()
+	defer func() { slog.Debug("import step", "step", "measures: overview", "took", time.Since(started)) }()
 	return materializeOverview(ctx, tx, ds)
 }
 
@@ -145,8 +153,10 @@ func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
 	for _, window := range []int{1, 4} {
 		for _, l := range OverviewLists(window) {
 			where, args := l.Query.where(&Dataset{ID: ds})
-			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %s), s.*
-				from term_stats s where %s order by %s limit %d`, l.Query.orderBy(), where, l.Query.orderBy(), OverviewSize)
+			// The top rows are picked before they are numbered: a window over every matching
+			// row sorted millions of them (4.8 s of a 3M-row import for the ten lists).
+			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %[1]s), s.*
+				from (select * from term_stats s where %[2]s order by %[1]s limit %[3]d) s`, l.Query.orderBy(), where, OverviewSize)
 			if _, err := tx.ExecContext(ctx, q, append([]any{l.Name, window}, args...)...); err != nil {
 				return fmt.Errorf("overview %s: %w", l.Name, err)
 			}
