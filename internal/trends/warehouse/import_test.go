@@ -2,7 +2,11 @@ package warehouse
 
 import (
 	"context"
+	"io"
+	"strings"
 	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
 
 func TestImportSeries(t *testing.T) {
@@ -40,4 +44,64 @@ func derefF(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// Every cell of every file comes back in its own period and slot: products (ASIN, title,
+// shares), brands and categories, whether the ASIN was new in that import or already known.
+func TestEveryCellComesBackInItsSlot(t *testing.T) {
+	w := openTemp(t)
+	files := seriesFiles(t, 8)
+	importFiles(t, w, "ws1", files...)
+	ds, err := w.Datasets(context.Background(), "ws1")
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("datasets %v %v", ds, err)
+	}
+	checked := 0
+	for _, f := range files {
+		srcs, err := report.Open(f, report.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := srcs[0].Meta().Period.Start
+		for {
+			row, err := srcs[0].Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := w.TermHistories(context.Background(), &ds[0], []string{row.Term})
+			if err != nil || len(h) != 1 {
+				t.Fatalf("history of %q: %v", row.Term, err)
+			}
+			var got *HistoryPoint
+			for i := range h[0].Points {
+				if h[0].Points[i].Start.Equal(start) {
+					got = &h[0].Points[i]
+				}
+			}
+			if got == nil || got.Rank == nil || *got.Rank != int(row.Rank) {
+				t.Fatalf("%s %q: point %+v, want rank %d", f, row.Term, got, row.Rank)
+			}
+			var want []string
+			for _, p := range row.Products {
+				if p.ASIN != "" {
+					want = append(want, p.ASIN+"/"+p.Title)
+				}
+			}
+			var have []string
+			for _, p := range got.Products {
+				have = append(have, p.ASIN+"/"+p.Title)
+			}
+			if strings.Join(have, "|") != strings.Join(want, "|") {
+				t.Fatalf("%s %q products:\n got %v\nwant %v", f, row.Term, have, want)
+			}
+			checked++
+		}
+		srcs[0].Close()
+	}
+	if checked < 700 {
+		t.Fatalf("checked only %d rows", checked)
+	}
 }
