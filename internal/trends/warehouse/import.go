@@ -92,12 +92,16 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if rec.DatasetID, err = ensureDataset(ctx, tx, opts.Workspace, meta.Marketplace, meta.Period.Kind); err != nil {
 		return nil, err
 	}
+	prev, err := statsBasis(ctx, tx, rec.DatasetID, periodIndex(rec.Period))
+	if err != nil {
+		return nil, err
+	}
 	if err := w.load(ctx, tx, stage, rec); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
 		started := time.Now()
-		if err := rebuildStats(ctx, tx, rec.DatasetID); err != nil {
+		if err := rebuildStats(ctx, tx, rec.DatasetID, prev); err != nil {
 			return nil, err
 		}
 		slog.Debug("import step", "step", "measures", "took", time.Since(started))
@@ -109,6 +113,19 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	slog.Debug("import step", "step", "commit", "took", time.Since(started))
 	w.afterImport(rec.DatasetID)
 	return rec, nil
+}
+
+// statsBasis returns the period the dataset's stored measures were computed at when an import
+// of period idx may build on them — idx is the newest period (or replaces it) — and -1
+// otherwise.
+func statsBasis(ctx context.Context, tx *sql.Tx, ds, idx int) (int, error) {
+	var basis sql.NullInt64
+	err := tx.QueryRowContext(ctx, `select b.period_idx from stats_basis b where b.dataset_id = ?
+		and ? >= coalesce((select max(period_idx) from period where dataset_id = ?), -1)`, ds, idx, ds).Scan(&basis)
+	if errors.Is(err, sql.ErrNoRows) || !basis.Valid {
+		return -1, nil
+	}
+	return int(basis.Int64), err
 }
 
 func randomHex(n int) string {
@@ -367,6 +384,9 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 			return err
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `delete from stats_basis where dataset_id = ?`, ds); err != nil {
+		return err
+	}
 	old, err := removePeriodFacts(ctx, tx, ds, idx)
 	if err != nil {
 		return fmt.Errorf("import: old period: %w", err)
@@ -436,7 +456,7 @@ func (w *Warehouse) DeletePeriod(ctx context.Context, datasetID int, kind report
 	if err := adjustPresence(ctx, tx, datasetID, idx, old); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -461,7 +481,7 @@ func (w *Warehouse) RebuildStats(ctx context.Context, datasetID int) error {
 	if err := recountPresence(ctx, tx, datasetID); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1); err != nil {
 		return err
 	}
 	if err := refreshSeasonality(ctx, tx, datasetID); err != nil {

@@ -52,6 +52,9 @@ var schema = []string{
 		spark integer[], brand1 integer, cat1 integer, asin1 integer)`,
 	// Facts about a dataset's current terms, set with its measures.
 	`create table if not exists dataset_flags (dataset_id integer not null, lowercase_terms boolean not null)`,
+	// The period a dataset's term_stats were computed at; dropped whenever its facts change
+	// without the measures (import.go), so a row here means the stored sparks are still true.
+	`create table if not exists stats_basis (dataset_id integer not null, period_idx integer not null)`,
 	// Which periods a dataset's term-ordered copy (fact_by_term_<id>, compact.go) holds.
 	`create table if not exists compacted (dataset_id integer not null, period_idx integer not null)`,
 	// The overview's short lists, copied whole from term_stats at import, so the overview reads a

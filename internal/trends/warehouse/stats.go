@@ -42,30 +42,54 @@ const (
 const statsChunk = 1_000_000
 
 // rebuildStats recomputes term_stats for the dataset's latest period. It reads only the periods
-// the measures name (the latest, the 12 before it, 52 and 44–48 ago) plus two per-dataset
+// the measures name (the latest, the 13 before it, 52 and 44–48 ago) plus two per-dataset
 // tables kept up to date elsewhere: presence (periods each term appears in, maintained at
 // import) and season (year-over-year correlation, refreshed in the background: season.go).
-func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
-	if _, err := tx.ExecContext(ctx, `delete from term_stats where dataset_id = ?`, ds); err != nil {
+//
+// prev is the period the stored term_stats were computed at when an import of the newest
+// period may build on them (-1 otherwise): their sparks then already hold the last 13 periods'
+// ranks of most terms, and only terms absent from them are looked up in those periods — the
+// grouping over every period the measures name was most of an import's measures time.
+func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
+	var latest, maxID sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest); err != nil {
 		return err
 	}
-	var latest, maxID sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest); err != nil || !latest.Valid {
+	L := int(latest.Int64)
+	if prev < 0 || (prev != L-1 && prev != L) {
+		prev = -1
+	}
+	old := fmt.Sprintf("prev_stats_%d", ds)
+	keep := "true"
+	if prev < 0 || !latest.Valid {
+		keep = "false"
+	}
+	err := execAll(ctx, tx,
+		fmt.Sprintf(`create or replace temp table %s as select term_id, spark, rank_13 from term_stats where dataset_id = %d and %s`, old, ds, keep),
+		fmt.Sprintf(`delete from term_stats where dataset_id = %d`, ds),
+		fmt.Sprintf(`delete from stats_basis where dataset_id = %d`, ds))
+	if err != nil {
 		return err
+	}
+	defer tx.ExecContext(ctx, `drop table if exists `+old)
+	if !latest.Valid {
+		return nil
 	}
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
 		return err
 	}
-	L := int(latest.Int64)
 	if err := tx.QueryRowContext(ctx, `select max(term_id) from fact where dataset_id = ? and period_idx = ?`, ds, L).Scan(&maxID); err != nil {
 		return err
 	}
-	q := measuresSQL(ds, L)
+	q := measuresSQL(ds, L, L-prev, old)
 	started := time.Now()
 	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
 		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
 			return fmt.Errorf("measures: %w", err)
 		}
+	}
+	if _, err := tx.ExecContext(ctx, `insert into stats_basis values (?, ?)`, ds, L); err != nil {
+		return err
 	}
 	slog.Debug("import step", "step", "measures: terms", "took", time.Since(started))
 	started = time.Now()
@@ -83,61 +107,69 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds int) error {
 }
 
 // measuresSQL builds the statement for one term range ($1..$2) of dataset ds at latest period L.
-// Every value inlined is an integer of ours.
-func measuresSQL(ds, L int) string {
-	needed := map[int]bool{}
+// old holds the previous term_stats' sparks, computed offset (0 or 1) periods before L; a term
+// found there takes its last 13 ranks from its spark, any other term from fact. Each period's
+// rank is aggregated once: p1..p12 serve the spark, the 1–4 period changes, the new-term rule
+// and the breakout streak alike. Every value inlined is an integer of ours.
+func measuresSQL(ds, L, offset int, old string) string {
+	var yearly, fromFact, fromSpark, spark, present []string
 	for i := 1; i < SparkPeriods; i++ {
-		needed[L-i] = true
+		fromFact = append(fromFact, fmt.Sprintf("max(rank) filter (where period_idx = %d) as p%d", L-i, i))
+		fromSpark = append(fromSpark, fmt.Sprintf("spark[%d] as p%d", SparkPeriods-i+offset, i))
+		spark = append([]string{fmt.Sprintf("r.p%d", i)}, spark...) // oldest first
 	}
-	for _, i := range []int{NewLookback, 13, yearOfPeriods} {
-		needed[L-i] = true
+	r13 := "rank_13" // the spark computed at L ends at L-12
+	if offset == 1 {
+		r13 = "spark[1]"
 	}
+	for i := 1; i <= NewLookback; i++ {
+		present = append(present, fmt.Sprintf("(r.p%d is not null)::int", i))
+	}
+	yearly = append(yearly, strconv.Itoa(L-yearOfPeriods))
 	for i := ComingUpFrom; i <= ComingUpTo; i++ {
-		needed[L-yearOfPeriods+i] = true
+		yearly = append(yearly, strconv.Itoa(L-yearOfPeriods+i))
 	}
-	var idx, spark []string
-	for i := range needed {
-		idx = append(idx, strconv.Itoa(i))
-	}
-	for i := L - SparkPeriods + 1; i < L; i++ {
-		spark = append(spark, fmt.Sprintf("max(rank) filter (where period_idx = %d)", i))
-	}
+	wasPresent := "(" + strings.Join(present, " + ") + ")"
 	return fmt.Sprintf(`insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
 		where dataset_id = %[1]d and period_idx between %[2]d - %[3]d and %[2]d - 1),
-	slices as (
-		select term_id, period_idx, rank from fact
-		where dataset_id = %[1]d and term_id between $1 and $2 and period_idx in (%[4]s)),
+	cur as (select term_id from fact where dataset_id = %[1]d and period_idx = %[2]d and term_id between $1 and $2),
+	old as (select term_id, spark, rank_13 from %[13]s where term_id between $1 and $2),
+	fresh as (select term_id from cur where term_id not in (select term_id from old)),
 	recent as (
-		select term_id,
-			max(rank) filter (where period_idx = %[2]d - 1) as r1, max(rank) filter (where period_idx = %[2]d - 2) as r2,
-			max(rank) filter (where period_idx = %[2]d - 3) as r3, max(rank) filter (where period_idx = %[2]d - 4) as r4,
-			max(rank) filter (where period_idx = %[2]d - 13) as r13, max(rank) filter (where period_idx = %[2]d - 52) as r52,
-			count(*) filter (where period_idx between %[2]d - %[3]d and %[2]d - 1) as prev_present,
-			[%[5]s] as spark_before,
+		select term_id, %[4]s, max(rank) filter (where period_idx = %[2]d - 13) as r13
+		from fact where dataset_id = %[1]d and term_id between $1 and $2 and period_idx between %[2]d - 13 and %[2]d - 1
+			and term_id in (select term_id from fresh)
+		group by term_id
+		union all by name
+		select term_id, %[5]s, %[14]s as r13 from old),
+	yearly as (
+		select term_id, max(rank) filter (where period_idx = %[2]d - 52) as r52,
 			min(rank) filter (where period_idx between %[2]d - 52 + %[6]d and %[2]d - 52 + %[7]d) as best_next_last_year
-		from slices group by term_id)
-	select %[1]d, f.term_id, t.term, f.rank, r.r1, r.r4, r.r13, r.r52,
-		log2(r.r1 / f.rank), log2(r.r4 / f.rank), log2(r.r13 / f.rank), log2(r.r52 / f.rank),
+		from fact where dataset_id = %[1]d and term_id between $1 and $2 and period_idx in (%[15]s)
+		group by term_id)
+	select %[1]d, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
+		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2(y.r52 / f.rank),
 		coalesce(p.n, 1),
-		coalesce(prev.n = %[3]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest, false) as is_new,
-		coalesce((prev.n = %[3]d and coalesce(r.prev_present, 0) = 0 and f.rank < prev.deepest)
-			or (log2(r.r4 / f.rank) >= %[8]f and f.rank < r.r1 and r.r1 < r.r2 and r.r2 < r.r3), false) as breakout,
+		coalesce(prev.n = %[3]d and %[12]s = 0 and f.rank < prev.deepest, false) as is_new,
+		coalesce((prev.n = %[3]d and %[12]s = 0 and f.rank < prev.deepest)
+			or (log2(r.p4 / f.rank) >= %[8]f and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
 		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
 		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
 		s.seasonality,
-		log2(r.r52 / r.best_next_last_year),
-		list_append(coalesce(r.spark_before, list_resize([]::integer[], %[9]d)), f.rank),
+		log2(y.r52 / y.best_next_last_year),
+		[%[9]s, f.rank],
 		f.brand1, f.cat1, f.asin1
 	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
 	left join recent r on r.term_id = f.term_id
+	left join yearly y on y.term_id = f.term_id
 	left join %[10]s p on p.term_id = f.term_id
 	left join %[11]s s on s.term_id = f.term_id
 	cross join prev
 	where f.dataset_id = %[1]d and f.period_idx = %[2]d and f.term_id between $1 and $2 and t.id between $1 and $2
-	order by t.term`, ds, L, NewLookback, strings.Join(idx, ","), strings.Join(spark, ", "), ComingUpFrom, ComingUpTo, BreakoutRise,
-		SparkPeriods-1, presenceTable(ds), seasonTable(ds))
+	order by t.term`, ds, L, NewLookback, strings.Join(fromFact, ", "), strings.Join(fromSpark, ", "), ComingUpFrom, ComingUpTo, BreakoutRise,
+		strings.Join(spark, ", "), presenceTable(ds), seasonTable(ds), wasPresent, old, r13, strings.Join(yearly, ","))
 }
 
 // OverviewSize is how many terms each overview list keeps.
