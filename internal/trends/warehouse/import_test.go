@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -49,6 +50,17 @@ func derefF(p *float64) any {
 // Every cell of every file comes back in its own period and slot: products (ASIN, title,
 // shares), brands and categories, whether the ASIN was new in that import or already known.
 func TestEveryCellComesBackInItsSlot(t *testing.T) {
+	for _, pipe := range []bool{true, false} {
+		t.Run(fmt.Sprintf("pipe=%v", pipe), func(t *testing.T) {
+			saved := stageThroughPipe
+			stageThroughPipe = pipe
+			defer func() { stageThroughPipe = saved }()
+			everyCellComesBack(t)
+		})
+	}
+}
+
+func everyCellComesBack(t *testing.T) {
 	w := openTemp(t)
 	files := seriesFiles(t, 8)
 	importFiles(t, w, "ws1", files...)
