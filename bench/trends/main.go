@@ -236,6 +236,7 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	g := demo.New(size)
 	w := g.NextWeek()
 	end := g.Week(w).Meta().Period.End
+	weekStart := g.Week(w).Meta().Period.Start
 	csvPath := filepath.Join(dir, "US_Top_Search_Terms_Simple_Week_"+end.Format("2006_01_02")+".csv")
 	jsonPath := filepath.Join(dir, "GET_BRAND_ANALYTICS_SEARCH_TERMS_REPORT_WEEK.json")
 	writeFile(csvPath, func(f *os.File) error { return demo.WriteTSTCSV(f, g.Week(w)) })
@@ -248,6 +249,14 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	runtime.GC()
 	debug.FreeOSMemory()
 	st, _ := os.Stat(csvPath)
+	// An earlier run imported this week already: remove it (untimed), so the timed import is a
+	// new week, as a seller's weekly import is, and not a replacement.
+	if ds, err := wh.Datasets(ctx, workspace); err == nil && len(ds) > 0 {
+		if err := wh.DeletePeriod(ctx, ds[0].ID, report.Week, weekStart); err == nil {
+			fmt.Println("removed the week an earlier run imported")
+		}
+		wh.WaitBackground()
+	}
 
 	// DuckDB alone first, with nothing else running; materialise every column, so DuckDB parses
 	// the whole file as our import must.
@@ -262,8 +271,8 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	rec := importFile(ctx, wh, csvPath)
 	ours := time.Since(start)
 	importRSS := peakRSS()
-	fmt.Printf("import of a %d-row weekly CSV (%.0f MB) into the set, measures refreshed, one transaction: %s (peak RSS %s); DuckDB read_csv alone: %s; ratio %.1fx\n",
-		rec.Rows, float64(st.Size())/1e6, ours.Round(time.Millisecond), importRSS, bare.Round(time.Millisecond), ours.Seconds()/bare.Seconds())
+	fmt.Printf("import of a %d-row weekly CSV (%.0f MB) into the set (replaced: %v), measures refreshed, one transaction: %s (peak RSS %s); DuckDB read_csv alone: %s; ratio %.1fx\n",
+		rec.Rows, float64(st.Size())/1e6, rec.Replaced, ours.Round(time.Millisecond), importRSS, bare.Round(time.Millisecond), ours.Seconds()/bare.Seconds())
 	start = time.Now()
 	wh.WaitBackground()
 	fmt.Printf("background seasonality refresh after it: %s\n", time.Since(start).Round(time.Millisecond))
