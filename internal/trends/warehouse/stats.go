@@ -112,7 +112,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 // rank is aggregated once: p1..p12 serve the spark, the 1–4 period changes, the new-term rule
 // and the breakout streak alike. Every value inlined is an integer of ours.
 func measuresSQL(ds, L, offset int, old string) string {
-	var yearly, fromFact, fromSpark, spark, present []string
+	var fromFact, fromSpark, spark, present []string
 	for i := 1; i < SparkPeriods; i++ {
 		fromFact = append(fromFact, fmt.Sprintf("max(rank) filter (where period_idx = %d) as p%d", L-i, i))
 		fromSpark = append(fromSpark, fmt.Sprintf("spark[%d] as p%d", SparkPeriods-i+offset, i))
@@ -125,52 +125,62 @@ func measuresSQL(ds, L, offset int, old string) string {
 	for i := 1; i <= NewLookback; i++ {
 		present = append(present, fmt.Sprintf("(r.p%d is not null)::int", i))
 	}
-	yearly = append(yearly, strconv.Itoa(L-yearOfPeriods))
+	yearAgo := L - yearOfPeriods
+	yearly := []string{strconv.Itoa(yearAgo)}
 	for i := ComingUpFrom; i <= ComingUpTo; i++ {
-		yearly = append(yearly, strconv.Itoa(L-yearOfPeriods+i))
+		yearly = append(yearly, strconv.Itoa(yearAgo+i))
 	}
-	wasPresent := "(" + strings.Join(present, " + ") + ")"
-	return fmt.Sprintf(`insert into term_stats
+	itoa := strconv.Itoa
+	return strings.NewReplacer(
+		"{ds}", itoa(ds), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback), "{lookback}", itoa(NewLookback),
+		"{sparkFrom}", itoa(L-SparkPeriods), "{ago13}", itoa(L-13), "{yearAgo}", itoa(yearAgo), "{yearly}", strings.Join(yearly, ","),
+		"{comingFrom}", itoa(yearAgo+ComingUpFrom), "{comingTo}", itoa(yearAgo+ComingUpTo),
+		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
+		"{wasPresent}", "("+strings.Join(present, " + ")+")", "{rise}", strconv.FormatFloat(BreakoutRise, 'f', -1, 64),
+		"{spark}", strings.Join(spark, ", "), "{old}", old, "{presence}", presenceTable(ds), "{season}", seasonTable(ds),
+	).Replace(measuresTemplate)
+}
+
+// measuresTemplate is measuresSQL's statement; $1..$2 is the term range.
+const measuresTemplate = `insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
-		where dataset_id = %[1]d and period_idx between %[2]d - %[3]d and %[2]d - 1),
-	cur as (select term_id from fact where dataset_id = %[1]d and period_idx = %[2]d and term_id between $1 and $2),
-	old as (select term_id, spark, rank_13 from %[13]s where term_id between $1 and $2),
+		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1),
+	cur as (select term_id from fact where dataset_id = {ds} and period_idx = {L} and term_id between $1 and $2),
+	old as (select term_id, spark, rank_13 from {old} where term_id between $1 and $2),
 	fresh as (select term_id from cur where term_id not in (select term_id from old)),
 	recent as (
-		select term_id, %[4]s, max(rank) filter (where period_idx = %[2]d - 13) as r13
-		from fact where dataset_id = %[1]d and term_id between $1 and $2 and period_idx between %[2]d - 13 and %[2]d - 1
+		select term_id, {fromFact}, max(rank) filter (where period_idx = {ago13}) as r13
+		from fact where dataset_id = {ds} and term_id between $1 and $2 and period_idx between {sparkFrom} and {L} - 1
 			and term_id in (select term_id from fresh)
 		group by term_id
 		union all by name
-		select term_id, %[5]s, %[14]s as r13 from old),
+		select term_id, {fromSpark}, {r13FromSpark} as r13 from old),
 	yearly as (
-		select term_id, max(rank) filter (where period_idx = %[2]d - 52) as r52,
-			min(rank) filter (where period_idx between %[2]d - 52 + %[6]d and %[2]d - 52 + %[7]d) as best_next_last_year
-		from fact where dataset_id = %[1]d and term_id between $1 and $2 and period_idx in (%[15]s)
+		select term_id, max(rank) filter (where period_idx = {yearAgo}) as r52,
+			min(rank) filter (where period_idx between {comingFrom} and {comingTo}) as best_next_last_year
+		from fact where dataset_id = {ds} and term_id between $1 and $2 and period_idx in ({yearly})
 		group by term_id)
-	select %[1]d, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
+	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
 		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2(y.r52 / f.rank),
 		coalesce(p.n, 1),
-		coalesce(prev.n = %[3]d and %[12]s = 0 and f.rank < prev.deepest, false) as is_new,
-		coalesce((prev.n = %[3]d and %[12]s = 0 and f.rank < prev.deepest)
-			or (log2(r.p4 / f.rank) >= %[8]f and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
+		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
+		coalesce((prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest)
+			or (log2(r.p4 / f.rank) >= {rise} and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
 		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
 		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
 		s.seasonality,
 		log2(y.r52 / y.best_next_last_year),
-		[%[9]s, f.rank],
+		[{spark}, f.rank],
 		f.brand1, f.cat1, f.asin1
 	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
 	left join recent r on r.term_id = f.term_id
 	left join yearly y on y.term_id = f.term_id
-	left join %[10]s p on p.term_id = f.term_id
-	left join %[11]s s on s.term_id = f.term_id
+	left join {presence} p on p.term_id = f.term_id
+	left join {season} s on s.term_id = f.term_id
 	cross join prev
-	where f.dataset_id = %[1]d and f.period_idx = %[2]d and f.term_id between $1 and $2 and t.id between $1 and $2
-	order by t.term`, ds, L, NewLookback, strings.Join(fromFact, ", "), strings.Join(fromSpark, ", "), ComingUpFrom, ComingUpTo, BreakoutRise,
-		strings.Join(spark, ", "), presenceTable(ds), seasonTable(ds), wasPresent, old, r13, strings.Join(yearly, ","))
-}
+	where f.dataset_id = {ds} and f.period_idx = {L} and f.term_id between $1 and $2 and t.id between $1 and $2
+	order by t.term`
 
 // OverviewSize is how many terms each overview list keeps.
 const OverviewSize = 10
