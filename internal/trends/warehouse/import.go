@@ -397,9 +397,20 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 		q    string
 		args []any
 	}
-	dictionaries := []step{{"terms", `insert into term select ?, coalesce((select max(id) from term where dataset_id = ?), 0) + row_number() over (), s.term
-			from (select distinct term from ` + stage + ` order by term) s
-			where not exists (select 1 from term t where t.dataset_id = ? and t.term = s.term)`, []any{ds, ds, ds}}}
+	// Terms are looked up once, new ones numbered in term order, and each staging row's term id
+	// kept, so the fact insert joins on integers, as for ASINs below.
+	terms, newTerms := stage+"_terms", stage+"_new_terms"
+	dictionaries := []step{
+		{"terms", `create temp table ` + terms + ` as select s.rowid rid, s.term, t.id from ` + stage + ` s
+			left join (select id, term from term where dataset_id = ?) t on t.term = s.term`, []any{ds}},
+		{"new terms", `create temp table ` + newTerms + ` as
+			select coalesce((select max(id) from term where dataset_id = ?), 0) + row_number() over (order by term) as id, term
+			from (select distinct term from ` + terms + ` where id is null)`, []any{ds}},
+		{"new terms", `insert into term select ?, id, term from ` + newTerms, []any{ds}},
+		{"term ids", `create temp table ` + stage + `_term_ids as select rid, id from ` + terms + ` where id is not null
+			union all select x.rid, n.id from ` + terms + ` x join ` + newTerms + ` n on n.term = x.term where x.id is null`, nil},
+		{"term ids", `drop table ` + terms + `; drop table ` + newTerms, nil},
+	}
 	// ASINs in asinParts slices by hash: the dictionary holds millions of them, and one join
 	// over all of it needed more than 1 GB at 3M terms. Each slice looks its report cells up
 	// once, adds the new ASINs, and records each cell's id by (staging row, slot), so the fact insert
@@ -434,12 +445,12 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	facts := step{"facts", `insert into fact select ?, ?, t.id, s.rank, s.department,
 			a1.id, a2.id, a3.id, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			b1.id, b2.id, b3.id, c1.id, c2.id, c3.id
-			from ` + stage + ` s join term t on t.dataset_id = ? and t.term = s.term
+			from ` + stage + ` s join ` + stage + `_term_ids t on t.rid = s.rowid
 			left join ` + ids + ` a1 on a1.rid = s.rowid and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.rowid and a2.slot = 2
 			left join ` + ids + ` a3 on a3.rid = s.rowid and a3.slot = 3
 			left join brand b1 on b1.name = s.brand1 left join brand b2 on b2.name = s.brand2 left join brand b3 on b3.name = s.brand3
 			left join category c1 on c1.name = s.cat1 left join category c2 on c2.name = s.cat2 left join category c3 on c3.name = s.cat3
-			order by t.id`, []any{ds, idx, ds}}
+			order by t.id`, []any{ds, idx}}
 	run := func(s step) error {
 		start := time.Now()
 		if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
@@ -463,7 +474,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	if err := run(facts); err != nil {
 		return err
 	}
-	if err := run(step{"asin ids", `drop table ` + ids, nil}); err != nil {
+	if err := run(step{"ids", `drop table ` + ids + `; drop table ` + stage + `_term_ids`, nil}); err != nil {
 		return err
 	}
 	started := time.Now()
