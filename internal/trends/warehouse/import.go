@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -160,107 +161,152 @@ func stageCSVColumns() string {
 }
 
 // stageRows streams the source into a staging table. Rows are parsed on one goroutine and
-// written as plain CSV of normalised values on another, which DuckDB reads with read_csv: on
-// Linux through a pipe (DuckDB opens its read end by /proc/self/fd), so parsing and loading
-// overlap on the two cores, elsewhere through a file next to the store that DuckDB reads once
-// written. DuckDB's appender took ~4 s per million rows, twice DuckDB's whole parse of the
-// original file. Nothing of the file is held in Go memory beyond a few batches of rows.
+// written as plain CSV of normalised values on others, which DuckDB reads with read_csv: on
+// Linux through stagePipes pipes (DuckDB opens their read ends by /proc/self/fd and reads one
+// per thread), so parsing and loading overlap and nothing is written to disk; elsewhere through
+// a file next to the store that DuckDB reads once written. DuckDB's appender took ~4 s per
+// million rows, twice DuckDB's whole parse of the original file. Nothing of the file is held
+// in Go memory beyond a few batches of rows.
 func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, progress func(int64)) (int64, error) {
 	if _, err := conn.ExecContext(ctx, `create temp table `+stage+` (`+stageDDL()+`)`); err != nil {
 		return 0, fmt.Errorf("import: stage: %w", err)
 	}
-	if !stageThroughPipe {
-		return w.stageThroughFile(ctx, conn, stage, src, progress)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Our read end stays open until the end, so rows written before DuckDB opens its own are
-	// kept, and DuckDB sees the end of the data when the writer closes the write end.
-	r, wr, err := os.Pipe()
-	if err != nil {
-		return 0, fmt.Errorf("import: stage pipe: %w", err)
+	count := newRowCounter(progress)
+	batches, readErr := readBatches(ctx, src)
+	if !stageThroughPipe {
+		return w.stageThroughFile(ctx, conn, stage, batches, readErr, count)
 	}
-	defer r.Close()
-	type result struct {
-		n   int64
-		err error
-	}
-	written := make(chan result, 1)
-	go func() {
-		n, err := writeStage(ctx, wr, src, progress)
-		if cerr := wr.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("import: stage pipe: %w", cerr)
+	// Our read ends stay open until the end, so rows written before DuckDB opens its own are
+	// kept; DuckDB sees the end of each pipe when its writer closes the write end.
+	var paths []string
+	var writeEnds []*os.File
+	for range stagePipes {
+		r, wr, err := os.Pipe()
+		if err != nil {
+			return 0, fmt.Errorf("import: stage pipe: %w", err)
 		}
-		written <- result{n, err}
-	}()
-	loadErr := loadStage(ctx, conn, stage, fmt.Sprintf("/proc/self/fd/%d", r.Fd()))
+		defer r.Close()
+		defer wr.Close()
+		paths, writeEnds = append(paths, fmt.Sprintf("/proc/self/fd/%d", r.Fd())), append(writeEnds, wr)
+	}
+	// Every writer takes the next batch when it is ready, so a pipe DuckDB is not reading yet
+	// cannot hold the others up.
+	written := make(chan error, len(writeEnds))
+	for _, wr := range writeEnds {
+		go func() {
+			err := writeBatches(wr, batches, count)
+			if cerr := wr.Close(); err == nil && cerr != nil {
+				err = fmt.Errorf("import: stage pipe: %w", cerr)
+			}
+			if err != nil {
+				cancel() // stops the parser; the other writers then run out of batches
+			}
+			written <- err
+		}()
+	}
+	loadErr := loadStage(ctx, conn, stage, paths)
 	if loadErr != nil {
-		// DuckDB stopped reading, or never started: a write waiting for room in the pipe
-		// returns once the write end is closed under it.
+		// DuckDB stopped reading, or never started: a write waiting for room in a pipe returns
+		// once its write end is closed under it.
 		cancel()
-		wr.Close()
+		for _, wr := range writeEnds {
+			wr.Close()
+		}
 	}
-	res := <-written
-	stoppedByUs := loadErr != nil && (errors.Is(res.err, context.Canceled) || errors.Is(res.err, os.ErrClosed))
-	if res.err != nil && !stoppedByUs {
-		return res.n, res.err // the parser's precise message first
+	var writeErr error
+	for range writeEnds {
+		if err := <-written; err != nil && writeErr == nil {
+			writeErr = err
+		}
 	}
-	if loadErr != nil {
-		return res.n, loadErr
+	parseErr := <-readErr
+	switch {
+	case parseErr != nil && !errors.Is(parseErr, context.Canceled):
+		return count.n, parseErr // the parser's precise message first
+	case loadErr != nil:
+		return count.n, loadErr
+	case writeErr != nil:
+		return count.n, writeErr
+	case parseErr != nil:
+		return count.n, parseErr
 	}
-	if progress != nil {
-		progress(res.n)
-	}
-	return res.n, nil
+	count.done()
+	return count.n, nil
 }
 
+// stagePipes is how many pipes DuckDB reads the staged rows from, one thread each.
+const stagePipes = 2
+
 // stageThroughFile writes the normalised rows to a file, then loads it.
-func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, src RowSource, progress func(int64)) (int64, error) {
+func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, batches <-chan []report.Row, readErr <-chan error, count *rowCounter) (int64, error) {
 	f, err := os.CreateTemp(w.dir, stage+"-*.csv")
 	if err != nil {
 		return 0, fmt.Errorf("import: stage file: %w", err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	n, err := writeStage(ctx, f, src, progress)
-	if err != nil {
-		return n, err
+	if err := writeBatches(f, batches, count); err != nil {
+		return count.n, err
 	}
-	if progress != nil {
-		progress(n)
+	if err := <-readErr; err != nil {
+		return count.n, err
 	}
-	return n, readStage(ctx, conn, stage, f.Name())
+	count.done()
+	return count.n, loadStage(ctx, conn, stage, []string{f.Name()})
 }
 
-// writeStage writes the source's rows to out as CSV in stageColumns' order.
-func writeStage(ctx context.Context, out io.Writer, src RowSource, progress func(int64)) (int64, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches, readErr := readBatches(ctx, src)
+// writeBatches writes rows as CSV in stageColumns' order until batches closes.
+func writeBatches(out io.Writer, batches <-chan []report.Row, count *rowCounter) error {
 	bw := bufio.NewWriterSize(out, 1<<20)
 	cw := csv.NewWriter(bw)
 	rec := make([]string, len(stageColumns))
-	var n int64
 	for batch := range batches {
 		for i := range batch {
 			if err := cw.Write(stageRecord(rec, &batch[i])); err != nil {
-				return n, fmt.Errorf("import: stage: %w", err)
-			}
-			if n++; progress != nil && n%50000 == 0 {
-				progress(n)
+				return fmt.Errorf("import: stage: %w", err)
 			}
 		}
-	}
-	if err := <-readErr; err != nil {
-		return n, err
+		count.add(len(batch))
 	}
 	if cw.Flush(); cw.Error() != nil {
-		return n, fmt.Errorf("import: stage: %w", cw.Error())
+		return fmt.Errorf("import: stage: %w", cw.Error())
 	}
 	if err := bw.Flush(); err != nil {
-		return n, fmt.Errorf("import: stage: %w", err)
+		return fmt.Errorf("import: stage: %w", err)
 	}
-	return n, nil
+	return nil
+}
+
+// rowCounter counts staged rows across writers and reports progress every 50,000 rows, one
+// report at a time.
+type rowCounter struct {
+	mu       sync.Mutex
+	n        int64
+	reported int64
+	progress func(int64)
+}
+
+func newRowCounter(progress func(int64)) *rowCounter { return &rowCounter{progress: progress} }
+
+func (c *rowCounter) add(rows int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += int64(rows)
+	if c.progress != nil && c.n-c.reported >= 50_000 {
+		c.reported = c.n
+		c.progress(c.n)
+	}
+}
+
+// done reports the final count.
+func (c *rowCounter) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.progress != nil {
+		c.progress(c.n)
+	}
 }
 
 // stageThroughPipe: DuckDB can open a pipe's read end by /proc/self/fd (tests also try the
@@ -270,12 +316,17 @@ var stageThroughPipe = runtime.GOOS == "linux"
 // loadStage is readStage; tests replace it to fail before DuckDB opens the pipe.
 var loadStage = readStage
 
-// readStage loads the normalised CSV at path into the staging table.
-func readStage(ctx context.Context, conn *sql.Conn, stage, path string) error {
+// readStage loads the normalised CSV files at paths into the staging table.
+func readStage(ctx context.Context, conn *sql.Conn, stage string, paths []string) error {
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(paths)), ", ")
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
 	// hive_partitioning off: a "key=value" directory in the path (DATA_DIR=/srv/env=prod) would
 	// otherwise become an extra column.
-	_, err := conn.ExecContext(ctx, `insert into `+stage+` select * from read_csv(?, header = false, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', hive_partitioning = false, columns = `+stageCSVColumns()+`)`, path)
+	_, err := conn.ExecContext(ctx, `insert into `+stage+` select * from read_csv([`+marks+`], header = false, auto_detect = false,
+		delim = ',', quote = '"', escape = '"', hive_partitioning = false, columns = `+stageCSVColumns()+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("import: stage: %w", err)
 	}

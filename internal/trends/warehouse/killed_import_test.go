@@ -138,7 +138,7 @@ func importUntilKilled(t *testing.T, path string, baseline bool) {
 func TestStagingPipeNeverOpened(t *testing.T) {
 	w := openTemp(t)
 	saved := loadStage
-	loadStage = func(context.Context, *sql.Conn, string, string) error { return errors.New("duckdb refused") }
+	loadStage = func(context.Context, *sql.Conn, string, []string) error { return errors.New("duckdb refused") }
 	defer func() { loadStage = saved }()
 	src := &bigWeek{n: 200_000, meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Name: "pipe",
 		Period: report.Period{Kind: report.Week, Start: week0, End: week0.AddDate(0, 0, 6)}}}
