@@ -80,6 +80,9 @@ test('a newcomer signs up, verifies, switches theme, signs out and resets the pa
   await page.waitForURL(/\/sign-in\?redirect=/)
 
   await page.getByRole('link', { name: 'Forgot password?' }).click()
+  // The link switches the view client-side: wait for the reset form, or the email could go
+  // into the sign-in form's field just before it is replaced.
+  await page.getByRole('button', { name: 'Send reset link' }).waitFor()
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Send reset link' }).click()
   await page.getByText('If this email exists in our system, check your email for the reset link').waitFor()
