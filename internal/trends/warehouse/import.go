@@ -341,6 +341,16 @@ func readBatches(ctx context.Context, src RowSource) (<-chan []report.Row, <-cha
 	batches, errc := make(chan []report.Row, 4), make(chan error, 1)
 	go func() {
 		defer close(batches)
+		// send hands a batch over; false when the import was cancelled (the error is sent).
+		send := func(batch []report.Row) bool {
+			select {
+			case batches <- batch:
+				return true
+			case <-ctx.Done():
+				errc <- ctx.Err()
+				return false
+			}
+		}
 		batch := make([]report.Row, 0, stageBatch)
 		for {
 			if err := ctx.Err(); err != nil {
@@ -356,22 +366,14 @@ func readBatches(ctx context.Context, src RowSource) (<-chan []report.Row, <-cha
 				return
 			}
 			if batch = append(batch, row); len(batch) == stageBatch {
-				select {
-				case batches <- batch:
-				case <-ctx.Done():
-					errc <- ctx.Err()
+				if !send(batch) {
 					return
 				}
 				batch = make([]report.Row, 0, stageBatch)
 			}
 		}
-		if len(batch) > 0 {
-			select {
-			case batches <- batch:
-			case <-ctx.Done():
-				errc <- ctx.Err()
-				return
-			}
+		if len(batch) > 0 && !send(batch) {
+			return
 		}
 		errc <- nil
 	}()
@@ -450,7 +452,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	}
 	// Terms are looked up once, new ones numbered in term order, and each staging row's term id
 	// kept, so the fact insert joins on integers, as for ASINs below.
-	terms, newTerms := stage+"_terms", stage+"_new_terms"
+	terms, newTerms, termIDs := stage+"_terms", stage+"_new_terms", stage+"_term_ids"
 	dictionaries := []step{
 		{"terms", `create temp table ` + terms + ` as select s.rowid rid, s.term, t.id from ` + stage + ` s
 			left join (select id, term from term where dataset_id = ?) t on t.term = s.term`, []any{ds}},
@@ -458,7 +460,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 			select coalesce((select max(id) from term where dataset_id = ?), 0) + row_number() over (order by term) as id, term
 			from (select distinct term from ` + terms + ` where id is null)`, []any{ds}},
 		{"new terms", `insert into term select ?, id, term from ` + newTerms, []any{ds}},
-		{"term ids", `create temp table ` + stage + `_term_ids as select rid, id from ` + terms + ` where id is not null
+		{"term ids", `create temp table ` + termIDs + ` as select rid, id from ` + terms + ` where id is not null
 			union all select x.rid, n.id from ` + terms + ` x join ` + newTerms + ` n on n.term = x.term where x.id is null`, nil},
 		{"term ids", `drop table ` + terms + `; drop table ` + newTerms, nil},
 	}
@@ -496,7 +498,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	facts := step{"facts", `insert into fact select ?, ?, t.id, s.rank, s.department,
 			a1.id, a2.id, a3.id, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			b1.id, b2.id, b3.id, c1.id, c2.id, c3.id
-			from ` + stage + ` s join ` + stage + `_term_ids t on t.rid = s.rowid
+			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid
 			left join ` + ids + ` a1 on a1.rid = s.rowid and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.rowid and a2.slot = 2
 			left join ` + ids + ` a3 on a3.rid = s.rowid and a3.slot = 3
 			left join brand b1 on b1.name = s.brand1 left join brand b2 on b2.name = s.brand2 left join brand b3 on b3.name = s.brand3
@@ -525,7 +527,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	if err := run(facts); err != nil {
 		return err
 	}
-	if err := run(step{"ids", `drop table ` + ids + `; drop table ` + stage + `_term_ids`, nil}); err != nil {
+	if err := run(step{"ids", `drop table ` + ids + `; drop table ` + termIDs, nil}); err != nil {
 		return err
 	}
 	started := time.Now()

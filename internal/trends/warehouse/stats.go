@@ -81,7 +81,11 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 	if err := tx.QueryRowContext(ctx, `select max(term_id) from fact where dataset_id = ? and period_idx = ?`, ds, L).Scan(&maxID); err != nil {
 		return err
 	}
-	q := measuresSQL(ds, L, L-prev, old)
+	offset := 1 // old is empty: any offset reads nothing from it
+	if prev >= 0 {
+		offset = L - prev
+	}
+	q := measuresSQL(ds, L, offset, old)
 	started := time.Now()
 	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
 		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
