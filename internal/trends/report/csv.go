@@ -329,7 +329,7 @@ func parseShare(s string, unit shareUnit) (float32, error) {
 	}
 	pct := strings.HasSuffix(s, "%")
 	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil || v < 0 || v > 100 {
+	if err != nil || !(v >= 0 && v <= 100) { // NaN passes v < 0 || v > 100
 		return 0, errors.New("a share between 0 and 100 (percent) or 0 and 1 (fraction)")
 	}
 	if pct || unit == percentPoints || v > 1 {

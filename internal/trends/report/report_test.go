@@ -168,6 +168,7 @@ func TestRejections(t *testing.T) {
 		{"zero rank", tstMeta + tstHeader + tstRow("0", "a", "5"), Options{Marketplace: "US"}, 3, "positive whole number"},
 		{"blank term", tstMeta + tstHeader + tstRow("1", " ", "5"), Options{Marketplace: "US"}, 3, "search term (it is blank)"},
 		{"bad share", tstMeta + tstHeader + tstRow("1", "a", "150"), Options{Marketplace: "US"}, 3, "Click Share"},
+		{"nan share", tstMeta + tstHeader + tstRow("1", "a", "NaN"), Options{Marketplace: "US"}, 3, "Click Share"},
 		{"truncated last line", tstMeta + tstHeader + tstRow("1", "a", "5") + `"2","b","Bran`, Options{Marketplace: "US"}, 5, "malformed CSV"},
 		{"period conflict", tstMeta + tstHeader + tstRow("1", "a", "5"), Options{Marketplace: "US", Period: &apr12}, 0, "conflicts with the period you gave"},
 		{"no marketplace", tstMeta + tstHeader + tstRow("1", "a", "5"), Options{}, 0, "does not say which marketplace"},
