@@ -136,8 +136,13 @@ func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
 	return nil
 }
 
+// querier is a *sql.DB, *sql.Conn or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
 // queryColumn runs a query of one column and returns its values.
-func queryColumn[T any](ctx context.Context, db *sql.DB, q string, args ...any) ([]T, error) {
+func queryColumn[T any](ctx context.Context, db querier, q string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
