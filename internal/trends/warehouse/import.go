@@ -98,12 +98,16 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if err != nil {
 		return nil, err
 	}
+	next, err := nextStatsReady(ctx, tx, rec.DatasetID, periodIndex(rec.Period))
+	if err != nil {
+		return nil, err
+	}
 	if err := w.load(ctx, tx, stage, rec); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
 		started := time.Now()
-		if err := rebuildStats(ctx, tx, rec.DatasetID, prev); err != nil {
+		if err := rebuildStats(ctx, tx, rec.DatasetID, prev, next); err != nil {
 			return nil, err
 		}
 		slog.Debug("import step", "step", "measures", "took", time.Since(started))
@@ -643,7 +647,7 @@ func (w *Warehouse) DeletePeriod(ctx context.Context, datasetID int, kind report
 	if err := adjustPresence(ctx, tx, datasetID, idx, old); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID, -1); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1, false); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -668,7 +672,7 @@ func (w *Warehouse) RebuildStats(ctx context.Context, datasetID int) error {
 	if err := recountPresence(ctx, tx, datasetID); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID, -1); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1, false); err != nil {
 		return err
 	}
 	if err := refreshSeasonality(ctx, tx, datasetID); err != nil {

@@ -39,6 +39,33 @@ func statsSnapshot(t *testing.T, w *Warehouse, ds int) map[string]string {
 	return out
 }
 
+// matchesFullRebuild fails unless the measures of workspace ws's dataset are exactly what a
+// full recomputation gives; it leaves the recomputed ones.
+func matchesFullRebuild(t *testing.T, w *Warehouse, ws, step string) {
+	t.Helper()
+	ds, err := w.Datasets(context.Background(), ws)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("%s: datasets %v %v", step, ds, err)
+	}
+	var basis int
+	if err := w.db.QueryRow(`select period_idx from stats_basis where dataset_id = ?`, ds[0].ID).Scan(&basis); err != nil {
+		t.Fatalf("%s: no stats basis: %v", step, err)
+	}
+	incremental := statsSnapshot(t, w, ds[0].ID)
+	if err := w.RebuildStats(context.Background(), ds[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	full := statsSnapshot(t, w, ds[0].ID)
+	if len(full) == 0 || len(full) != len(incremental) {
+		t.Fatalf("%s: %d rows incrementally, %d in full", step, len(incremental), len(full))
+	}
+	for term, want := range full {
+		if got := incremental[term]; got != want {
+			t.Fatalf("%s: %s\n incremental %s\n full        %s", step, term, got, want)
+		}
+	}
+}
+
 // An import of the newest period builds on the stored sparks; the result must be exactly what
 // a full recomputation gives, after new weeks, a replaced latest week, a gap, and a backfill.
 func TestIncrementalMeasuresMatchAFullRebuild(t *testing.T) {
@@ -46,27 +73,8 @@ func TestIncrementalMeasuresMatchAFullRebuild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	check := func(step string) {
 		t.Helper()
-		ds, err := w.Datasets(context.Background(), "inc")
-		if err != nil || len(ds) != 1 {
-			t.Fatalf("%s: datasets %v %v", step, ds, err)
-		}
-		var basis int
-		if err := w.db.QueryRow(`select period_idx from stats_basis where dataset_id = ?`, ds[0].ID).Scan(&basis); err != nil {
-			t.Fatalf("%s: no stats basis: %v", step, err)
-		}
-		incremental := statsSnapshot(t, w, ds[0].ID)
-		if err := w.RebuildStats(context.Background(), ds[0].ID); err != nil {
-			t.Fatal(err)
-		}
-		full := statsSnapshot(t, w, ds[0].ID)
-		if len(full) == 0 || len(full) != len(incremental) {
-			t.Fatalf("%s: %d rows incrementally, %d in full", step, len(incremental), len(full))
-		}
-		for term, want := range full {
-			if got := incremental[term]; got != want {
-				t.Fatalf("%s: %s\n incremental %s\n full        %s", step, term, got, want)
-			}
-		}
+		w.WaitBackground() // RebuildStats and the background job take turns; either order is valid
+		matchesFullRebuild(t, w, "inc", step)
 	}
 	// 20 weeks one after another: weeks 14+ have a 13th period back, every import builds on
 	// the one before. The full rebuild in check() also sets the basis, so the next import
@@ -85,4 +93,35 @@ func TestIncrementalMeasuresMatchAFullRebuild(t *testing.T) {
 	check("backfill")
 	load(t, w, "inc", churnWeek(22, rng))
 	check("after the backfill")
+}
+
+// Next week's measures from the table the background job prepared after the previous import
+// (next_stats.go) are exactly what a full recomputation gives, over more than a year, so the
+// year-ago ranks and coming-up count too; and a replaced week, which the prepared table does
+// not describe, still comes out right.
+func TestPreparedMeasuresMatchAFullRebuild(t *testing.T) {
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(9, 10))
+	used := nextStatsUsed.Load()
+	for n := range 60 {
+		load(t, w, "prep", churnWeek(n, rng))
+		w.WaitBackground() // the prepared table is ready before the next import
+		if n == 12 || n == 52 || n == 59 {
+			matchesFullRebuild(t, w, "prep", fmt.Sprintf("week %d", n))
+		}
+	}
+	if got := nextStatsUsed.Load() - used; got != 59 {
+		t.Errorf("%d of 59 imports used the prepared table", got)
+	}
+	var yearAgo, comingUp int
+	if err := w.db.QueryRow(`select count(rank_52), count(coming_up) from term_stats`).Scan(&yearAgo, &comingUp); err != nil || yearAgo == 0 || comingUp == 0 {
+		t.Fatalf("the test never reaches the year-ago measures: %d, %d, %v", yearAgo, comingUp, err)
+	}
+	used = nextStatsUsed.Load()
+	load(t, w, "prep", churnWeek(59, rng)) // the latest week replaced
+	if nextStatsUsed.Load() != used {
+		t.Error("a replacement used the table prepared for the next week")
+	}
+	w.WaitBackground() // seasonality catches up with the replaced week in the background
+	matchesFullRebuild(t, w, "prep", "replaced latest")
 }

@@ -55,6 +55,9 @@ var schema = []string{
 	// The period a dataset's term_stats were computed at; dropped whenever its facts change
 	// without the measures (import.go), so a row here means the stored sparks are still true.
 	`create table if not exists stats_basis (dataset_id integer not null, period_idx integer not null)`,
+	// The period a dataset's stats_next_<id> was prepared after, and the state of its period
+	// records then (next_stats.go).
+	`create table if not exists stats_next_basis (dataset_id integer not null, period_idx integer not null, fingerprint varchar not null)`,
 	// Which periods a dataset's term-ordered copy (fact_by_term_<id>, compact.go) holds.
 	`create table if not exists compacted (dataset_id integer not null, period_idx integer not null)`,
 	// The overview's short lists, copied whole from term_stats at import, so the overview reads a

@@ -102,6 +102,9 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	if err := refreshSeasonality(ctx, tx, ds); err != nil {
 		return err
 	}
+	if err := prepareNextStats(ctx, tx, ds); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 

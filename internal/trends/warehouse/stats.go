@@ -50,7 +50,10 @@ const statsChunk = 1_000_000
 // period may build on them (-1 otherwise): their sparks then already hold the last 13 periods'
 // ranks of most terms, and only terms absent from them are looked up in those periods — the
 // grouping over every period the measures name was most of an import's measures time.
-func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
+//
+// next says that stats_next_<ds> was prepared for the latest period (next_stats.go): the
+// measures then join it instead.
+func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool) error {
 	var latest, maxID sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest); err != nil {
 		return err
@@ -61,7 +64,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 	}
 	old := fmt.Sprintf("prev_stats_%d", ds)
 	keep := "true"
-	if prev < 0 || !latest.Valid {
+	if prev < 0 || !latest.Valid || next {
 		keep = "false"
 	}
 	err := execAll(ctx, tx,
@@ -85,7 +88,10 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 	if prev >= 0 {
 		offset = L - prev
 	}
-	q := measuresSQL(ds, L, offset, old)
+	q := measuresSQL(ds, L, offset, old, next)
+	if next {
+		nextStatsUsed.Add(1)
+	}
 	started := time.Now()
 	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
 		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
@@ -95,7 +101,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 	if _, err := tx.ExecContext(ctx, `insert into stats_basis values (?, ?)`, ds, L); err != nil {
 		return err
 	}
-	slog.Debug("import step", "step", "measures: terms", "took", time.Since(started))
+	slog.Debug("import step", "step", "measures: terms", "prepared", next, "took", time.Since(started))
 	started = time.Now()
 	flags := []string{
 		fmt.Sprintf(`delete from dataset_flags where dataset_id = %d`, ds),
@@ -115,7 +121,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int) error {
 // found there takes its last 13 ranks from its spark, any other term from fact. Each period's
 // rank is aggregated once: p1..p12 serve the spark, the 1–4 period changes, the new-term rule
 // and the breakout streak alike. Every value inlined is an integer of ours.
-func measuresSQL(ds, L, offset int, old string) string {
+func measuresSQL(ds, L, offset int, old string, next bool) string {
 	var fromFact, fromSpark, spark, present []string
 	for i := 1; i < SparkPeriods; i++ {
 		fromFact = append(fromFact, fmt.Sprintf("max(rank) filter (where period_idx = %d) as p%d", L-i, i))
@@ -135,21 +141,50 @@ func measuresSQL(ds, L, offset int, old string) string {
 		yearly = append(yearly, strconv.Itoa(yearAgo+i))
 	}
 	itoa := strconv.Itoa
-	return strings.NewReplacer(
+	r := strings.NewReplacer(
 		"{ds}", itoa(ds), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback), "{lookback}", itoa(NewLookback),
 		"{sparkFrom}", itoa(L-SparkPeriods), "{ago13}", itoa(L-13), "{yearAgo}", itoa(yearAgo), "{yearly}", strings.Join(yearly, ","),
 		"{comingFrom}", itoa(yearAgo+ComingUpFrom), "{comingTo}", itoa(yearAgo+ComingUpTo),
 		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
 		"{wasPresent}", "("+strings.Join(present, " + ")+")", "{rise}", strconv.FormatFloat(BreakoutRise, 'f', -1, 64),
 		"{spark}", strings.Join(spark, ", "), "{old}", old, "{presence}", presenceTable(ds), "{season}", seasonTable(ds),
-	).Replace(measuresTemplate)
+	)
+	if next {
+		// one prepared row per term (next_stats.go) stands for r, y, presence and s
+		return strings.NewReplacer("{sources}", "", "{joins}", "left join "+nextStatsTable(ds)+" r on r.term_id = f.term_id",
+			"{present}", "coalesce(r.n, 0) + 1", "y.", "r.", "s.seasonality", "r.seasonality").Replace(r.Replace(measuresTemplate))
+	}
+	return r.Replace(strings.NewReplacer("{sources}", measuresSources, "{joins}", measuresJoins, "{present}", "coalesce(p.n, 1)").Replace(measuresTemplate))
 }
 
-// measuresTemplate is measuresSQL's statement; $1..$2 is the term range.
+// measuresTemplate is measuresSQL's statement; $1..$2 is the term range. {sources} and {joins}
+// bring in r (the recent ranks p1..p12 and r13), y (r52, best_next_last_year), the presence
+// count {present} and s (seasonality).
 const measuresTemplate = `insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
-		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1),
+		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1){sources}
+	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
+		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2(y.r52 / f.rank),
+		{present},
+		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
+		coalesce((prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest)
+			or (log2(r.p4 / f.rank) >= {rise} and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
+		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
+		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
+		s.seasonality,
+		log2(y.r52 / y.best_next_last_year),
+		[{spark}, f.rank],
+		f.brand1, f.cat1, f.asin1
+	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
+	{joins}
+	cross join prev
+	where f.dataset_id = {ds} and f.period_idx = {L} and f.term_id between $1 and $2 and t.id between $1 and $2
+	order by t.term`
+
+// measuresSources are the measures' inputs read from fact, the stored sparks (old) and the
+// side tables.
+const measuresSources = `,
 	cur as (select term_id from fact where dataset_id = {ds} and period_idx = {L} and term_id between $1 and $2),
 	old as (select term_id, spark, rank_13 from {old} where term_id between $1 and $2),
 	fresh as (select term_id from cur where term_id not in (select term_id from old)),
@@ -164,27 +199,12 @@ const measuresTemplate = `insert into term_stats
 		select term_id, max(rank) filter (where period_idx = {yearAgo}) as r52,
 			min(rank) filter (where period_idx between {comingFrom} and {comingTo}) as best_next_last_year
 		from fact where dataset_id = {ds} and term_id between $1 and $2 and period_idx in ({yearly})
-		group by term_id)
-	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
-		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2(y.r52 / f.rank),
-		coalesce(p.n, 1),
-		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
-		coalesce((prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest)
-			or (log2(r.p4 / f.rank) >= {rise} and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
-		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
-		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
-		s.seasonality,
-		log2(y.r52 / y.best_next_last_year),
-		[{spark}, f.rank],
-		f.brand1, f.cat1, f.asin1
-	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
-	left join recent r on r.term_id = f.term_id
+		group by term_id)`
+
+const measuresJoins = `left join recent r on r.term_id = f.term_id
 	left join yearly y on y.term_id = f.term_id
 	left join {presence} p on p.term_id = f.term_id
-	left join {season} s on s.term_id = f.term_id
-	cross join prev
-	where f.dataset_id = {ds} and f.period_idx = {L} and f.term_id between $1 and $2 and t.id between $1 and $2
-	order by t.term`
+	left join {season} s on s.term_id = f.term_id`
 
 // OverviewSize is how many terms each overview list keeps.
 const OverviewSize = 10
