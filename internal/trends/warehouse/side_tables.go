@@ -14,6 +14,9 @@ import (
 //	               rows (-1) and the new rows (+1), recounted in full by RebuildStats.
 //	season_<id>    the year-over-year correlation (seasonality): recomputed in the background
 //	               after each import and in full by RebuildStats; an import reads the last one.
+//
+// After seasonality, the background job also prepares stats_next_<id>, the next week's
+// measures inputs (next_stats.go).
 
 func presenceTable(ds int) string { return fmt.Sprintf("presence_%d", ds) }
 func seasonTable(ds int) string   { return fmt.Sprintf("season_%d", ds) }
@@ -88,7 +91,8 @@ func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
 		where s.dataset_id = %d and s.term_id = x.term_id and s.seasonality is distinct from x.seasonality`, t, ds, ds))
 }
 
-// refreshSeasonalityNow runs refreshSeasonality in its own transaction under the write lock.
+// refreshSeasonalityNow runs refreshSeasonality and prepareNextStats in their own transaction
+// under the write lock.
 func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	defer w.lockWriter(ctx)()
 	tx, err := beginTx(ctx, w.db)
@@ -108,8 +112,8 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	return tx.Commit()
 }
 
-// afterImport refreshes seasonality, then rebuilds the term-ordered copy if it is due, in the
-// background: the import has already committed with every other measure current. A second
+// afterImport refreshes seasonality and prepares the next week's measures inputs, then
+// rebuilds the term-ordered copy if it is due, in the background: the import has already committed with every other measure current. A second
 // import meanwhile marks the dataset dirty and the job runs again.
 func (w *Warehouse) afterImport(ds int) {
 	w.bgMu.Lock()
