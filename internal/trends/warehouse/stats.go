@@ -152,28 +152,29 @@ func measuresSQL(ds, L, offset int, old string, next bool) string {
 	if next {
 		// one prepared row per term (next_stats.go) stands for r, y, presence and s
 		return strings.NewReplacer("{sources}", "", "{joins}", "left join "+nextStatsTable(ds)+" r on r.term_id = f.term_id",
-			"{present}", "coalesce(r.n, 0) + 1", "y.", "r.", "s.seasonality", "r.seasonality").Replace(r.Replace(measuresTemplate))
+			"{present}", "coalesce(r.n, 0) + 1", "{Y}", "r", "{S}", "r").Replace(r.Replace(measuresTemplate))
 	}
-	return r.Replace(strings.NewReplacer("{sources}", measuresSources, "{joins}", measuresJoins, "{present}", "coalesce(p.n, 1)").Replace(measuresTemplate))
+	return r.Replace(strings.NewReplacer("{sources}", measuresSources, "{joins}", measuresJoins,
+		"{present}", "coalesce(p.n, 1)", "{Y}", "y", "{S}", "s").Replace(measuresTemplate))
 }
 
 // measuresTemplate is measuresSQL's statement; $1..$2 is the term range. {sources} and {joins}
-// bring in r (the recent ranks p1..p12 and r13), y (r52, best_next_last_year), the presence
-// count {present} and s (seasonality).
+// bring in r (the recent ranks p1..p12 and r13), {Y} (r52, best_next_last_year), the presence
+// count {present} and {S} (seasonality).
 const measuresTemplate = `insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
 		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1){sources}
-	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, y.r52,
-		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2(y.r52 / f.rank),
+	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52,
+		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2({Y}.r52 / f.rank),
 		{present},
 		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
 		coalesce((prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest)
 			or (log2(r.p4 / f.rank) >= {rise} and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
 		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
 		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
-		s.seasonality,
-		log2(y.r52 / y.best_next_last_year),
+		{S}.seasonality,
+		log2({Y}.r52 / {Y}.best_next_last_year),
 		[{spark}, f.rank],
 		f.brand1, f.cat1, f.asin1
 	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
