@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -474,14 +475,6 @@ func asinRange(col string, bounds []string, part int) (string, []any) {
 	return cond, args
 }
 
-func concat(lists ...[]any) []any {
-	var out []any
-	for _, l := range lists {
-		out = append(out, l...)
-	}
-	return out
-}
-
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
 func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *PeriodRecord) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
@@ -534,7 +527,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 				select rowid rid, 1::tinyint slot, asin1 a from %[1]s where %[3]s
 				union all select rowid, 2::tinyint, asin2 from %[1]s where %[4]s
 				union all select rowid, 3::tinyint, asin3 from %[1]s where %[5]s) s
-			left join (select id, asin from asin where %[6]s) x on x.asin = s.a`, stage, look, c1, c2, c3, cd), concat(a1, a2, a3, ad)},
+			left join (select id, asin from asin where %[6]s) x on x.asin = s.a`, stage, look, c1, c2, c3, cd), slices.Concat(a1, a2, a3, ad)},
 			step{"asin ids", fmt.Sprintf(`insert into %[1]s select rid, slot, id from %[3]s where id is not null;
 				insert into %[2]s select rid, slot, a from %[3]s where id is null; drop table %[3]s`, ids, newCells, look), nil})
 	}

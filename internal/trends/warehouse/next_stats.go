@@ -84,8 +84,8 @@ func prepareNextStats(ctx context.Context, tx *sql.Tx, ds int) error {
 }
 
 // nextStatsSQL gathers, for period N and the term range $1..$2, what measuresTemplate reads
-// from fact, presence and season: p1..p12 and r13 as its "recent", r52 and best_next as its
-// "yearly".
+// from fact, presence and season: p1..p12 and r13 as its "recent", r52 and
+// best_next_last_year as its "yearly".
 func nextStatsSQL(ds, N int) string {
 	var recent, names []string
 	for i := 1; i < SparkPeriods; i++ {

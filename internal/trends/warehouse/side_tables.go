@@ -113,8 +113,9 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 }
 
 // afterImport refreshes seasonality and prepares the next week's measures inputs, then
-// rebuilds the term-ordered copy if it is due, in the background: the import has already committed with every other measure current. A second
-// import meanwhile marks the dataset dirty and the job runs again.
+// rebuilds the term-ordered copy if it is due, in the background: the import has already
+// committed with every other measure current. A second import meanwhile marks the dataset
+// dirty and the job runs again.
 func (w *Warehouse) afterImport(ds int) {
 	w.bgMu.Lock()
 	defer w.bgMu.Unlock()
