@@ -12,12 +12,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/app"
 	"github.com/sellertrends/sellertrends/internal/config"
-	"github.com/sellertrends/sellertrends/internal/mail"
-	"github.com/sellertrends/sellertrends/internal/ratelimit"
-	"github.com/sellertrends/sellertrends/internal/server"
-	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/demo"
@@ -79,68 +75,47 @@ func (a *App) Close() {
 			slog.Error("close", "error", err)
 		}
 	}
+	a.closers = nil
 }
 
-// buildApp opens storage and wires the HTTP handlers. Tests call it too (through testkit).
-func buildApp(ctx context.Context, cfg *config.Config) (*App, error) {
-	app := &App{}
+// buildApp opens the store, builds the application over it (app.Build, which the tests'
+// servers share), and adds what only a real server runs: the import socket and the demo
+// workspace's first build.
+func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
+	a := &App{}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
 	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	app.closers = append(app.closers, st.Close)
+	a.closers = append(a.closers, st.Close)
 	secret, err := authSecret(cfg)
 	if err != nil {
 		return nil, err
 	}
-	deps := server.Deps{}
-	sender, outbox, err := mailer(cfg)
+	built, err := app.Build(ctx, cfg, st, app.Options{Secret: secret})
 	if err != nil {
 		return nil, err
 	}
-	if outbox != nil {
-		deps.Outbox = outbox
-	}
-	lim, err := limiter(cfg, st)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.RedisURL != "" {
-		cache, err := sessioncache.New(cfg.RedisURL, sessioncache.Prefix)
-		if err != nil {
-			return nil, err
-		}
-		st.WithSessionCache(cache)
-		app.closers = append(app.closers, cache.Close)
-	}
-	authSvc := auth.New(cfg, st, sender, lim, secret)
-	authSvc.OnUserCreated = func(ctx context.Context, u *store.User) error {
-		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
-	}
-	deps.Auth = authSvc.Handler()
-	wh, err := warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory)
-	if err != nil {
-		return nil, err
-	}
-	wh.SetWriteMemory(cfg.DuckDBWriteMemory)
-	app.closers = append(app.closers, wh.Close)
+	a.closers = append(a.closers, func() error { built.Close(); return nil })
+	a.Handler = built.Handler
 	// `sellertrends import` run beside this server hands its files over this socket.
 	// Without it (a DATA_DIR path too long for a socket name, say) the server still runs and the
 	// command says the store is in use.
 	if sock, err := localimport.Listen(cfg.DataDir); err != nil {
 		slog.Warn("no import socket: `sellertrends import` needs the server stopped", "error", err)
 	} else {
-		app.closers = append(app.closers, sock.Close)
+		a.closers = append(a.closers, sock.Close)
 		go localimport.Serve(sock, func(ctx context.Context, req localimport.Request, emit func(localimport.Event)) error {
-			return importReports(ctx, wh, req, emit)
+			return importReports(ctx, built.Warehouse, req, emit)
 		})
 	}
-	trendsSvc := trends.New(cfg, st, wh, authSvc)
-	app.closers = append(app.closers, trendsSvc.Close)
-	deps.Trends = trendsSvc.Handler()
-	app.Handler = server.New(cfg, deps)
-	go buildDemoIfMissing(ctx, wh)
-	return app, nil
+	go buildDemoIfMissing(ctx, built.Warehouse)
+	return a, nil
 }
 
 // buildDemoIfMissing generates the demo workspace on first start, in the background so the
@@ -156,26 +131,4 @@ func buildDemoIfMissing(ctx context.Context, wh *warehouse.Warehouse) {
 		return
 	}
 	slog.Info("demo workspace built", "took", time.Since(start).Round(time.Millisecond))
-}
-
-// mailer sends over SMTP when SMTP_URL is set; otherwise (development only) into the outbox.
-func mailer(cfg *config.Config) (mail.Sender, *mail.Outbox, error) {
-	if cfg.SMTPURL != "" {
-		s, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
-		return s, nil, err
-	}
-	if cfg.Production() {
-		return nil, nil, errors.New("SMTP_URL is required in production: mails cannot be sent")
-	}
-	o := &mail.Outbox{}
-	return o, o, nil
-}
-
-// limiter picks the rate-limit store: Redis or the database when several servers share limits,
-// memory for a single process (AUTH_RATE_LIMIT_STORAGE).
-func limiter(cfg *config.Config, st *store.Store) (ratelimit.Limiter, error) {
-	if !cfg.AuthRateLimitEnabled {
-		return ratelimit.Off{}, nil
-	}
-	return ratelimit.New(cfg.AuthRateLimitStorage, cfg.RedisURL, st.DB(), st.Rebind)
 }

@@ -94,7 +94,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.Marketplace = p.str("MARKETPLACE", "Amazon")
 	c.LogLevel = p.level("LOG_LEVEL", slog.LevelError)
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
-	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "768MB")
+	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "704MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
 	if p.err != nil {
 		return nil, p.err

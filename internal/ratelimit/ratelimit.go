@@ -5,8 +5,11 @@ package ratelimit
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Rule is a window and how many requests it allows.
@@ -72,11 +75,15 @@ func (m *Memory) sweep(now time.Time, window time.Duration) {
 	}
 }
 
-// New returns the limiter for a storage name: "memory", "database" (db with its rebind) or "redis".
-func New(storage, redisURL string, db *sql.DB, rebind func(string) string) (Limiter, error) {
+// New returns the limiter for a storage name: "memory", "database" (db with its rebind) or
+// "redis" (rdb, the deployment's shared client).
+func New(storage string, rdb *redis.Client, db *sql.DB, rebind func(string) string) (Limiter, error) {
 	switch storage {
 	case "redis":
-		return NewRedis(redisURL, "sellertrends:ratelimit:")
+		if rdb == nil {
+			return nil, errors.New("AUTH_RATE_LIMIT_STORAGE: redis needs REDIS_URL")
+		}
+		return NewRedis(rdb, "sellertrends:ratelimit:"), nil
 	case "memory":
 		return NewMemory(), nil
 	}

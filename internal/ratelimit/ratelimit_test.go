@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
@@ -61,10 +63,7 @@ func TestDatabaseSharedAcrossServers(t *testing.T) {
 }
 
 func TestRedis(t *testing.T) {
-	r, err := ratelimit.NewRedis("redis://127.0.0.1:6379/0", fmt.Sprintf("test:%d:", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	exercise(t, r)
+	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	defer client.Close()
+	exercise(t, ratelimit.NewRedis(client, fmt.Sprintf("test:%d:", time.Now().UnixNano())))
 }

@@ -15,13 +15,9 @@ type Redis struct {
 	prefix string
 }
 
-// NewRedis connects to url (redis:// or rediss://).
-func NewRedis(url, prefix string) (*Redis, error) {
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
-	}
-	return &Redis{client: redis.NewClient(opts), prefix: prefix}, nil
+// NewRedis counts through client (which the caller closes) under keys starting with prefix.
+func NewRedis(client *redis.Client, prefix string) *Redis {
+	return &Redis{client: client, prefix: prefix}
 }
 
 // allowScript increments the counter and starts its window on the first request, atomically.
@@ -41,6 +37,3 @@ func (r *Redis) Allow(ctx context.Context, key string, rule Rule) (bool, time.Du
 	}
 	return true, 0, nil
 }
-
-// Close closes the connection pool.
-func (r *Redis) Close() error { return r.client.Close() }

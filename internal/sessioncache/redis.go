@@ -29,17 +29,10 @@ type Redis struct {
 // Prefix is where sellertrends keeps its session keys; every server of a deployment uses it.
 const Prefix = "sellertrends:session:"
 
-// New connects to url (redis:// or rediss://); keys start with prefix.
-func New(url, prefix string) (*Redis, error) {
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
-	}
-	return &Redis{client: redis.NewClient(opts), prefix: prefix}, nil
+// New caches through client (which the caller closes); keys start with prefix.
+func New(client *redis.Client, prefix string) *Redis {
+	return &Redis{client: client, prefix: prefix}
 }
-
-// Close closes the connection pool.
-func (r *Redis) Close() error { return r.client.Close() }
 
 type entry struct {
 	Session *store.Session `json:"session"`

@@ -6,15 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 func open(t *testing.T) *Redis {
 	t.Helper()
-	r, err := New("redis://127.0.0.1:6379/0", fmt.Sprintf("test:%d:", time.Now().UnixNano()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"}), fmt.Sprintf("test:%d:", time.Now().UnixNano()))
 	if err := r.client.Ping(context.Background()).Err(); err != nil {
 		t.Fatalf("Redis at 127.0.0.1:6379 is needed: %v", err)
 	}
@@ -23,7 +22,7 @@ func open(t *testing.T) *Redis {
 		if len(keys) > 0 {
 			r.client.Del(context.Background(), keys...)
 		}
-		r.Close()
+		r.client.Close()
 	})
 	return r
 }

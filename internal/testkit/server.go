@@ -12,16 +12,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/sellertrends/sellertrends/internal/app"
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
-	"github.com/sellertrends/sellertrends/internal/mail"
-	"github.com/sellertrends/sellertrends/internal/ratelimit"
-	"github.com/sellertrends/sellertrends/internal/server"
-	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
-	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -46,7 +41,8 @@ func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 	inbox := SMTP(t)
 	ts := httptest.NewUnstartedServer(nil)
 	base := "http://" + ts.Listener.Addr().String()
-	vars := map[string]string{"BASE_URL": base, "SMTP_URL": inbox.URL, "MAIL_FROM": "sellertrends <test@localhost>", "DATA_DIR": t.TempDir()}
+	vars := map[string]string{"BASE_URL": base, "SMTP_URL": inbox.URL, "MAIL_FROM": "sellertrends <test@localhost>", "DATA_DIR": t.TempDir(),
+		"DUCKDB_MEMORY_LIMIT": "512MB", "DUCKDB_IMPORT_MEMORY_LIMIT": "512MB"}
 	for k, v := range env {
 		vars[k] = v
 	}
@@ -54,49 +50,24 @@ func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sender, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lim ratelimit.Limiter = ratelimit.Off{}
-	if cfg.AuthRateLimitEnabled {
-		storage := cfg.AuthRateLimitStorage
-		if env["AUTH_RATE_LIMIT_STORAGE"] == "" {
-			storage = "memory" // tests share a Redis and a database: keep counts per test unless asked
-		}
-		if lim, err = ratelimit.New(storage, cfg.RedisURL, st.DB(), st.Rebind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if cfg.RedisURL != "" {
-		cache, err := sessioncache.New(cfg.RedisURL, sessioncache.Prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.WithSessionCache(cache)
-		t.Cleanup(func() { cache.Close() })
+	storage := "" // tests share a Redis and a database: keep counts per test unless asked
+	if env["AUTH_RATE_LIMIT_STORAGE"] == "" {
+		storage = "memory"
 	}
 	secret := Secret
 	if cfg.AuthSecret != "" {
 		secret = cfg.AuthSecret
 	}
-	svc := auth.New(cfg, st, sender, lim, secret)
-	svc.OnUserCreated = func(ctx context.Context, u *store.User) error {
-		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
-	}
-	wh, err := warehouse.Open(context.Background(), cfg.DataDir, "512MB")
+	built, err := app.Build(context.Background(), cfg, st, app.Options{Secret: secret, RateLimitStorage: storage})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { wh.Close() })
-	tr := trends.New(cfg, st, wh, svc)
-	t.Cleanup(func() { tr.Close() })
-	handler := server.New(cfg, server.Deps{Auth: svc.Handler(), Trends: tr.Handler()})
-	ts.Config.Handler = handler
+	t.Cleanup(built.Close)
+	ts.Config.Handler = built.Handler
 	ts.Start()
 	t.Cleanup(ts.Close)
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return &App{URL: base, Store: st, Inbox: inbox, Auth: svc, Config: cfg, Warehouse: wh, Handler: handler}
+	return &App{URL: base, Store: st, Inbox: inbox, Auth: built.Auth, Config: cfg, Warehouse: built.Warehouse, Handler: built.Handler}
 }
 
 // Client is a browser-like client: a cookie jar, the app's Origin on every request, no redirects followed.

@@ -9,16 +9,26 @@ import (
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
-// withDataset runs fn after the access check and dataset lookup every question needs.
-func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*warehouse.Dataset) (any, error)) {
+// requestDataset does the access check and dataset lookup every question needs; on failure it
+// has written the error and returns nil.
+func (s *Service) requestDataset(w http.ResponseWriter, r *http.Request) *warehouse.Dataset {
 	c, err := s.access(r, false)
 	if err != nil {
 		httpx.WriteError(w, r, err)
-		return
+		return nil
 	}
 	d, err := s.dataset(r, c)
 	if err != nil {
 		httpx.WriteError(w, r, err)
+		return nil
+	}
+	return d
+}
+
+// withDataset runs fn for the request's dataset (requestDataset) and writes its answer.
+func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*warehouse.Dataset) (any, error)) {
+	d := s.requestDataset(w, r)
+	if d == nil {
 		return
 	}
 	v, err := fn(d)

@@ -60,14 +60,8 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	c, err := s.access(r, false)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	d, err := s.dataset(r, c)
-	if err != nil {
-		httpx.WriteError(w, r, err)
+	d := s.requestDataset(w, r)
+	if d == nil {
 		return
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")

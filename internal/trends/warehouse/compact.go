@@ -29,6 +29,9 @@ func byTermTable(ds int) string { return fmt.Sprintf("fact_by_term_%d", ds) }
 // Compact rebuilds a dataset's term-ordered copy now (bulk loads call it once at the end).
 func (w *Warehouse) Compact(ctx context.Context, ds int) error {
 	defer w.lockWriter(ctx)()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return w.compact(ctx, ds)
 }
 
@@ -82,12 +85,12 @@ func removePeriodFacts(ctx context.Context, tx *sql.Tx, ds, idx int) (old string
 
 // compactIfDue rebuilds the copy once enough periods sit outside it (called by the background
 // job after imports). Readers keep reading the old copy (and fact) until the rebuild commits.
-func (w *Warehouse) compactIfDue(ds int) {
-	n, err := uncompacted(w.bgCtx, w.db, ds)
+func (w *Warehouse) compactIfDue(ctx context.Context, ds int) {
+	n, err := uncompacted(ctx, w.db, ds)
 	if err != nil || n < CompactAfter {
 		return
 	}
-	if err := w.Compact(w.bgCtx, ds); err != nil && w.bgCtx.Err() == nil {
+	if err := w.Compact(ctx, ds); err != nil && ctx.Err() == nil {
 		slog.Error("trends: rebuilding the term-ordered copy failed", "dataset", ds, "err", err)
 	}
 }

@@ -213,7 +213,10 @@ func TestSearchIsCaseInsensitiveAndLiteral(t *testing.T) {
 			t.Fatalf("%s: lowercase flag %v", c.ws, d.LowercaseTerms)
 		}
 		p, err := w.Explore(context.Background(), d, ExploreQuery{Search: c.search, Prefix: c.prefix, Window: 4, Limit: 10})
-		if err != nil || p.Total != c.want || len(p.Rows) != c.want {
+		if err != nil {
+			t.Fatalf("%s: search %q: %v", c.ws, c.search, err)
+		}
+		if p.Total != c.want || len(p.Rows) != c.want {
 			t.Errorf("%s: search %q (prefix %v): %d rows, total %d, want %d (%v)", c.ws, c.search, c.prefix, len(p.Rows), p.Total, c.want, err)
 		}
 	}

@@ -60,6 +60,7 @@ type PeriodRecord struct {
 // refreshes the measures: the period appears complete or not at all, and a failed or killed
 // import leaves the dataset exactly as it was.
 func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOptions) (*PeriodRecord, error) {
+	w.preemptBackground()
 	defer w.lockWriter(ctx)()
 	meta := src.Meta()
 	// One connection for the whole import: the staging table is a temporary table, which lives
@@ -81,10 +82,12 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if n == 0 {
 		return nil, &report.ParseError{Expected: "the report has no rows"}
 	}
+	started = time.Now()
 	warnings, err := checkDuplicates(ctx, conn, stage, opts.Lenient)
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("import step", "step", "duplicates", "took", time.Since(started))
 	rec := &PeriodRecord{Period: meta.Period, Layout: string(meta.Layout), SourceName: meta.Name, SHA256: opts.SHA256,
 		Rolling: meta.Rolling, ImportedAt: time.Now().UTC(), ImportedBy: opts.ImportedBy, Warnings: warnings}
 	tx, err := beginTx(ctx, conn)
@@ -586,6 +589,8 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 		return fmt.Errorf("import: presence: %w", err)
 	}
 	slog.Debug("import step", "step", "presence", "took", time.Since(started))
+	started = time.Now()
+	defer func() { slog.Debug("import step", "step", "period record", "took", time.Since(started)) }()
 	return w.recordPeriod(ctx, tx, stage, rec, idx)
 }
 
@@ -616,6 +621,7 @@ func (w *Warehouse) recordPeriod(ctx context.Context, tx *sql.Tx, stage string, 
 
 // DeletePeriod removes one period of a dataset and refreshes the measures.
 func (w *Warehouse) DeletePeriod(ctx context.Context, datasetID int, kind report.PeriodKind, start time.Time) error {
+	w.preemptBackground()
 	defer w.lockWriter(ctx)()
 	idx := periodIndex(report.Period{Kind: kind, Start: start})
 	tx, err := beginTx(ctx, w.db)

@@ -125,3 +125,44 @@ func TestPreparedMeasuresMatchAFullRebuild(t *testing.T) {
 	w.WaitBackground() // seasonality catches up with the replaced week in the background
 	matchesFullRebuild(t, w, "prep", "replaced latest")
 }
+
+// Every overview list, chosen and counted at import, is the same list asked live, for both
+// windows: the same total and the same terms in the same order.
+func TestOverviewAgreesWithExplore(t *testing.T) {
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(15, 16))
+	for n := range 57 { // over a year, so coming-up has terms too
+		load(t, w, "ov", churnWeek(n, rng))
+	}
+	d := dataset(t, w, "ov")
+	nonEmpty := 0
+	for _, window := range []int{1, 4} {
+		ov, err := w.Overview(context.Background(), d, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range OverviewLists(window) {
+			q := l.Query
+			q.Limit = OverviewSize
+			live, err := w.Explore(context.Background(), d, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ov[l.Name]
+			if got.Total != live.Total || len(got.Rows) != len(live.Rows) {
+				t.Fatalf("window %d, %s: overview total %d, %d rows; live %d, %d rows", window, l.Name, got.Total, len(got.Rows), live.Total, len(live.Rows))
+			}
+			for i := range got.Rows {
+				if got.Rows[i].Term != live.Rows[i].Term {
+					t.Fatalf("window %d, %s, row %d: %q, live %q", window, l.Name, i, got.Rows[i].Term, live.Rows[i].Term)
+				}
+			}
+			if live.Total > 0 {
+				nonEmpty++
+			}
+		}
+	}
+	if nonEmpty < 6 {
+		t.Fatalf("only %d of the 10 lists hold terms: the test checks too little", nonEmpty)
+	}
+}

@@ -239,6 +239,23 @@ func TestPagingIsStable(t *testing.T) {
 	if len(seen) != 57 {
 		t.Errorf("pages covered %d of 57 terms", len(seen))
 	}
+	// Pages come in the sort's order, one after another, whatever order the rows are stored in.
+	want := 57
+	for off := 0; off < 57; off += 10 {
+		p, err := w.Explore(context.Background(), d, ExploreQuery{Sort: "rank", Desc: true, Limit: 10, Offset: off, Window: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Rows {
+			if r.Rank != want {
+				t.Fatalf("offset %d: rank %d where %d was due", off, r.Rank, want)
+			}
+			want--
+		}
+	}
+	if p, err := w.Explore(context.Background(), d, ExploreQuery{Limit: 10, Offset: 60, Window: 4}); err != nil || p.Total != 57 || len(p.Rows) != 0 {
+		t.Errorf("a page past the end: %+v %v", p, err)
+	}
 }
 
 func TestProductAndBrandViews(t *testing.T) {
@@ -267,5 +284,22 @@ func TestWorkspacesAreSeparate(t *testing.T) {
 	d := dataset(t, w, "one")
 	if _, err := w.DatasetByID(context.Background(), "two", d.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("another workspace's dataset by id: %v", err)
+	}
+}
+
+// The term ranges cover 0..maxID once, in order, each at most the size asked, as few as will do.
+func TestTermRanges(t *testing.T) {
+	for _, c := range []struct{ maxID, most int64 }{{0, 10}, {9, 10}, {10, 10}, {3_050_000, 1_000_000}, {3_050_000, 1_600_000}, {2_999_999, 1_000_000}} {
+		ranges := termRanges(c.maxID, c.most)
+		next := int64(0)
+		for _, r := range ranges {
+			if r[0] != next || r[1] < r[0] || r[1]-r[0]+1 > c.most {
+				t.Fatalf("%+v: %v", c, ranges)
+			}
+			next = r[1] + 1
+		}
+		if next != c.maxID+1 || int64(len(ranges)) != (c.maxID+c.most)/c.most {
+			t.Fatalf("%+v: %v", c, ranges)
+		}
 	}
 }

@@ -70,8 +70,8 @@ func prepareNextStats(ctx context.Context, tx *sql.Tx, ds int) error {
 		return err
 	}
 	q := nextStatsSQL(ds, int(latest.Int64)+1)
-	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
-		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
+	for _, r := range termRanges(maxID.Int64, statsChunk) {
+		if _, err := tx.ExecContext(ctx, q, r[0], r[1]); err != nil {
 			return fmt.Errorf("next measures: %w", err)
 		}
 	}

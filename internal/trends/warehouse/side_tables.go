@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"time"
 )
 
 // Two measures look at a term's whole history and would make every import scan every period
@@ -81,8 +82,8 @@ func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
 		where a.dataset_id = %[2]d and a.period_idx > %[3]d - %[4]d and b.period_idx > %[3]d - 2 * %[4]d
 			and a.term_id between $1 and $2 and b.term_id between $1 and $2
 		group by a.term_id having count(*) >= %[5]d and isfinite(corr(ln(a.rank), ln(b.rank)))`, t, ds, L, yearOfPeriods, MinSeasonPairs)
-	for lo := int64(0); lo <= maxID.Int64; lo += statsChunk {
-		if _, err := tx.ExecContext(ctx, q, lo, lo+statsChunk-1); err != nil {
+	for _, r := range termRanges(maxID.Int64, statsChunk) {
+		if _, err := tx.ExecContext(ctx, q, r[0], r[1]); err != nil {
 			return fmt.Errorf("seasonality: %w", err)
 		}
 	}
@@ -91,10 +92,19 @@ func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
 		where s.dataset_id = %d and s.term_id = x.term_id and s.seasonality is distinct from x.seasonality`, t, ds, ds))
 }
 
+// backgroundHook, when tests set it, runs in the background job while it holds the writer lock.
+var backgroundHook func(ctx context.Context)
+
 // refreshSeasonalityNow runs refreshSeasonality and prepareNextStats in their own transaction
 // under the write lock.
 func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	defer w.lockWriter(ctx)()
+	if err := ctx.Err(); err != nil {
+		return err // preempted while waiting for the lock
+	}
+	if backgroundHook != nil {
+		backgroundHook(ctx)
+	}
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
 		return err
@@ -115,12 +125,18 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 // afterImport refreshes seasonality and prepares the next week's measures inputs, then
 // rebuilds the term-ordered copy if it is due, in the background: the import has already
 // committed with every other measure current. A second import meanwhile marks the dataset
-// dirty and the job runs again.
+// dirty and the job runs again; an import or delete waiting for the writer lock cancels the
+// run in progress (preemptBackground), which then starts over once the lock is free. The job
+// holds the lock for 25-50 s at 3M terms and the copy's rebuild for minutes, so without that
+// each file of a bulk load would wait for the previous one's job.
 func (w *Warehouse) afterImport(ds int) {
 	w.bgMu.Lock()
 	defer w.bgMu.Unlock()
 	if w.bgCtx.Err() != nil {
 		return
+	}
+	if _, ok := w.behind[ds]; !ok {
+		w.behind[ds] = time.Now()
 	}
 	if w.running[ds] {
 		w.dirty[ds] = true
@@ -130,20 +146,57 @@ func (w *Warehouse) afterImport(ds int) {
 	w.bg.Add(1)
 	go func() {
 		defer w.bg.Done()
-		for {
-			if err := w.refreshSeasonalityNow(w.bgCtx, ds); err != nil && w.bgCtx.Err() == nil {
-				slog.Error("trends: refreshing seasonality failed", "dataset", ds, "err", err)
-			}
-			w.compactIfDue(ds)
-			w.bgMu.Lock()
-			if !w.dirty[ds] || w.bgCtx.Err() != nil {
-				delete(w.running, ds)
-				delete(w.dirty, ds)
-				w.bgMu.Unlock()
-				return
-			}
-			delete(w.dirty, ds)
-			w.bgMu.Unlock()
+		for w.backgroundRun(ds) {
 		}
 	}()
+}
+
+// backgroundRun runs the job once and says whether it must run again.
+func (w *Warehouse) backgroundRun(ds int) (again bool) {
+	ctx, cancel := context.WithCancel(w.bgCtx)
+	defer cancel()
+	w.bgMu.Lock()
+	w.runs[ds] = cancel
+	w.bgMu.Unlock()
+	err := w.refreshSeasonalityNow(ctx, ds)
+	if err == nil {
+		w.compactIfDue(ctx, ds)
+	} else if ctx.Err() == nil {
+		slog.Error("trends: refreshing seasonality failed", "dataset", ds, "err", err)
+	}
+	w.bgMu.Lock()
+	defer w.bgMu.Unlock()
+	delete(w.runs, ds)
+	preempted := ctx.Err() != nil
+	if !preempted {
+		delete(w.behind, ds)
+		if w.dirty[ds] { // an import landed meanwhile: the results it needs are new
+			w.behind[ds] = time.Now()
+		}
+	}
+	if w.bgCtx.Err() != nil || (!w.dirty[ds] && !preempted) {
+		delete(w.running, ds)
+		delete(w.dirty, ds)
+		return false
+	}
+	delete(w.dirty, ds)
+	return true
+}
+
+// maxBackgroundDelay is how long a dataset's background results may stay outstanding because
+// imports keep cancelling its job; past it the job is let finish (an import then waits for it),
+// so a steady stream of imports cannot keep seasonality and the copy stale forever.
+var maxBackgroundDelay = 10 * time.Minute
+
+// preemptBackground cancels the background runs in progress, unless their results are overdue
+// (maxBackgroundDelay): a writer is about to wait for the lock they may hold. Their work is
+// rolled back and redone after it.
+func (w *Warehouse) preemptBackground() {
+	w.bgMu.Lock()
+	defer w.bgMu.Unlock()
+	for ds, cancel := range w.runs {
+		if time.Since(w.behind[ds]) < maxBackgroundDelay {
+			cancel()
+		}
+	}
 }

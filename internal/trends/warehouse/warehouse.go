@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -37,13 +38,17 @@ type Warehouse struct {
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
-	// waits.
+	// waits. Imports and deletes cancel the run in progress (runs) and it starts over after
+	// them, so a bulk load does not wait for it, unless the dataset's results have been
+	// outstanding for maxBackgroundDelay (behind).
 	bgCtx   context.Context
 	bgStop  context.CancelFunc
 	bg      sync.WaitGroup
 	bgMu    sync.Mutex
 	running map[int]bool
 	dirty   map[int]bool
+	runs    map[int]context.CancelFunc
+	behind  map[int]time.Time
 }
 
 // nameCacheSize bounds the names cache: ~100k names of up to a few hundred bytes (~20 MB).
@@ -71,7 +76,7 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		}
 	}
 	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
-	w := &Warehouse{db: db, dir: filepath.Dir(path), running: map[int]bool{}, dirty: map[int]bool{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
+	w := &Warehouse{db: db, dir: filepath.Dir(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
 	w.bgCtx, w.bgStop = context.WithCancel(context.Background())
 	if err := w.migrate(ctx); err != nil {
 		db.Close()

@@ -1,0 +1,124 @@
+// Package app wires storage, mail, rate limits, the session cache and the auth and trends
+// services into the application's HTTP handler. The server (cli) and the tests (testkit) build
+// the application here, so they run the same wiring.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/ratelimit"
+	"github.com/sellertrends/sellertrends/internal/server"
+	"github.com/sellertrends/sellertrends/internal/sessioncache"
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
+
+// App is the application over an opened store.
+type App struct {
+	Handler   http.Handler
+	Auth      *auth.Service
+	Warehouse *warehouse.Warehouse
+	closers   []func() error
+}
+
+// Options are what the caller decides beyond the configuration.
+type Options struct {
+	Secret string // signs cookies and tokens
+	// RateLimitStorage, when set, replaces AUTH_RATE_LIMIT_STORAGE (tests that share a
+	// database and a Redis keep their counts apart in memory).
+	RateLimitStorage string
+}
+
+// Build wires the application over st. Close releases what it opened; st stays the caller's.
+func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Options) (_ *App, err error) {
+	a := &App{}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	deps := server.Deps{}
+	sender, outbox, err := mailer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if outbox != nil { // a nil *Outbox in the interface would look like a handler
+		deps.Outbox = outbox
+	}
+	// One Redis client serves the rate limits and the session cache.
+	var rdb *redis.Client
+	if cfg.RedisURL != "" {
+		ropts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		rdb = redis.NewClient(ropts)
+		a.closers = append(a.closers, rdb.Close)
+		st.WithSessionCache(sessioncache.New(rdb, sessioncache.Prefix))
+	}
+	lim, err := limiter(cfg, opts.RateLimitStorage, rdb, st)
+	if err != nil {
+		return nil, err
+	}
+	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
+	a.Auth.OnUserCreated = func(ctx context.Context, u *store.User) error {
+		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	}
+	deps.Auth = a.Auth.Handler()
+	if a.Warehouse, err = warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory); err != nil {
+		return nil, err
+	}
+	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
+	a.closers = append(a.closers, a.Warehouse.Close)
+	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
+	a.closers = append(a.closers, trendsSvc.Close)
+	deps.Trends = trendsSvc.Handler()
+	a.Handler = server.New(cfg, deps)
+	return a, nil
+}
+
+// Close releases what Build opened, in reverse order.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i](); err != nil {
+			slog.Error("close", "error", err)
+		}
+	}
+	a.closers = nil
+}
+
+// mailer sends over SMTP when SMTP_URL is set; otherwise (development only) into the outbox.
+func mailer(cfg *config.Config) (mail.Sender, *mail.Outbox, error) {
+	if cfg.SMTPURL != "" {
+		s, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+		return s, nil, err
+	}
+	if cfg.Production() {
+		return nil, nil, errors.New("SMTP_URL is required in production: mails cannot be sent")
+	}
+	o := &mail.Outbox{}
+	return o, o, nil
+}
+
+// limiter picks the rate-limit store: Redis or the database when several servers share limits,
+// memory for a single process (AUTH_RATE_LIMIT_STORAGE, or storage when set).
+func limiter(cfg *config.Config, storage string, rdb *redis.Client, st *store.Store) (ratelimit.Limiter, error) {
+	if !cfg.AuthRateLimitEnabled {
+		return ratelimit.Off{}, nil
+	}
+	if storage == "" {
+		storage = cfg.AuthRateLimitStorage
+	}
+	return ratelimit.New(storage, rdb, st.DB(), st.Rebind)
+}
