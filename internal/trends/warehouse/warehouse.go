@@ -69,6 +69,7 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		return nil, fmt.Errorf("warehouse: open %s: %w (is another sellertrends process using it?)", path, err)
 	}
 	db := sql.OpenDB(connector)
+	db.SetMaxIdleConns(maxPooledConns)
 	if memoryLimit != "" {
 		if _, err := db.ExecContext(ctx, "SET memory_limit = '"+sanitizeSetting(memoryLimit)+"'"); err != nil {
 			db.Close()
@@ -182,7 +183,35 @@ func (w *Warehouse) WaitBackground() { w.bg.Wait() }
 func (w *Warehouse) Close() error {
 	w.bgStop()
 	w.bg.Wait()
+	w.flushConnections()
 	return w.db.Close()
+}
+
+// maxPooledConns is how many idle connections the pool keeps. The pool must not close a
+// connection that may carry a cancelled statement's state (flushConnections), so it keeps more
+// than the requests and writers that run at once on these machines.
+const maxPooledConns = 32
+
+// flushConnections runs a statement on every pooled connection. duckdb-go (v2.10505) can leave
+// the state of a statement cancelled as it started on its connection, and DuckDB then keeps the
+// database open after Close until that connection runs another statement: opening the same
+// file again in this process (the server after `demo`, `import` after the server) would spin
+// forever inside DuckDB's instance cache. Nothing else uses the pool once background work has
+// stopped, so the connections taken here are all of the pooled ones.
+func (w *Warehouse) flushConnections() {
+	ctx := context.Background()
+	var conns []*sql.Conn
+	for range w.db.Stats().Idle {
+		c, err := w.db.Conn(ctx)
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.ExecContext(ctx, "select 1")
+		c.Close()
+	}
 }
 
 // DB exposes the connection for benchmarks.
