@@ -40,18 +40,17 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	ctx := context.Background()
-	send, closeStore, err := importer(ctx, cfg, out)
+	imp, err := newFileImporter(context.Background(), cfg, out)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer imp.close()
 	failed := 0
 	for _, path := range fs.Args() {
 		abs, err := filepath.Abs(path)
 		if err == nil {
 			view := &progressView{out: out}
-			err = send(localimport.Request{Workspace: *workspace, Path: abs, Marketplace: *market, Period: *period, Lenient: *lenient}, view.show)
+			err = imp.send(localimport.Request{Workspace: *workspace, Path: abs, Marketplace: *market, Period: *period, Lenient: *lenient}, view.show)
 			view.finish()
 		}
 		if err != nil {
@@ -65,32 +64,59 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 	return nil
 }
 
-// importer returns how to import one file: through a running server's socket, or into the
-// store opened here.
-func importer(ctx context.Context, cfg *config.Config, out io.Writer) (func(localimport.Request, func(localimport.Event)) error, func(), error) {
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, localimport.SocketName)); err == nil {
-		if conn, err := localimport.Dial(cfg.DataDir); err == nil {
-			conn.Close()
-			fmt.Fprintln(out, "a server is running on this data directory: it imports the files")
-			send := func(req localimport.Request, on func(localimport.Event)) error {
-				conn, err := localimport.Dial(cfg.DataDir)
-				if err != nil {
-					return err
-				}
-				return localimport.Send(conn, req, on)
-			}
-			return send, func() {}, nil
+// fileImporter imports one file at a time through a running server's socket, or into the store
+// opened here. When the server stops during a bulk load, the remaining files go into the store
+// (opened once the server has let go of it).
+type fileImporter struct {
+	ctx       context.Context
+	cfg       *config.Config
+	out       io.Writer
+	viaServer bool
+	wh        *warehouse.Warehouse
+}
+
+func newFileImporter(ctx context.Context, cfg *config.Config, out io.Writer) (*fileImporter, error) {
+	f := &fileImporter{ctx: ctx, cfg: cfg, out: out}
+	if conn, err := localimport.Dial(cfg.DataDir); err == nil {
+		conn.Close()
+		fmt.Fprintln(out, "a server is running on this data directory: it imports the files")
+		f.viaServer = true
+		return f, nil
+	}
+	return f, f.openStore()
+}
+
+func (f *fileImporter) send(req localimport.Request, on func(localimport.Event)) error {
+	if f.viaServer {
+		conn, err := localimport.Dial(f.cfg.DataDir)
+		if err == nil {
+			return localimport.Send(conn, req, on)
+		}
+		fmt.Fprintln(f.out, "the server has stopped: the remaining files are imported here")
+		f.viaServer = false
+	}
+	if f.wh == nil {
+		if err := f.openStore(); err != nil {
+			return err // the server may still hold the store; the next file tries again
 		}
 	}
-	wh, err := warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory)
+	return importReports(f.ctx, f.wh, req, on)
+}
+
+func (f *fileImporter) openStore() error {
+	wh, err := warehouse.Open(f.ctx, f.cfg.DataDir, f.cfg.DuckDBMemory)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	wh.SetWriteMemory(cfg.DuckDBWriteMemory)
-	send := func(req localimport.Request, on func(localimport.Event)) error {
-		return importReports(ctx, wh, req, on)
+	wh.SetWriteMemory(f.cfg.DuckDBWriteMemory)
+	f.wh = wh
+	return nil
+}
+
+func (f *fileImporter) close() {
+	if f.wh != nil {
+		f.wh.Close()
 	}
-	return send, func() { wh.Close() }, nil
 }
 
 // importReports imports every report of one file (a zip may hold several), reporting progress

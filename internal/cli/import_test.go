@@ -118,3 +118,41 @@ func TestImportSocketCancelLeavesNothing(t *testing.T) {
 		t.Fatalf("the cancelled import left its period behind:\n%s", out.String())
 	}
 }
+
+// When the server stops in the middle of a bulk load, the remaining files are imported into the
+// store opened by the command instead of failing.
+func TestImportCarriesOnWhenTheServerStops(t *testing.T) {
+	cfg := testConfig(t)
+	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	app, err := buildApp(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	imp, err := newFileImporter(context.Background(), cfg, &out)
+	if err != nil {
+		app.Close()
+		t.Fatal(err)
+	}
+	defer imp.close()
+	abs := func(p string) string { a, _ := filepath.Abs(p); return a }
+	first := localimport.Request{Workspace: "ws-stop", Path: abs(sample)}
+	if err := imp.send(first, func(localimport.Event) {}); err != nil {
+		app.Close()
+		t.Fatal(err)
+	}
+	app.Close()
+	second := localimport.Request{Workspace: "ws-stop", Path: abs("../trends/warehouse/testdata/US_Top_Search_Terms_Simple_Week_2026_03_14.csv")}
+	if err := imp.send(second, func(localimport.Event) {}); err != nil {
+		t.Fatalf("the file after the server stopped: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "a server is running") || !strings.Contains(out.String(), "the server has stopped") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	sets, err := imp.wh.Datasets(context.Background(), "ws-stop")
+	if err != nil || len(sets) != 1 || sets[0].Periods != 2 {
+		t.Fatalf("want one dataset with both weeks (the server's and the command's), got %+v, %v", sets, err)
+	}
+}
