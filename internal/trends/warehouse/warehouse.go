@@ -181,7 +181,11 @@ func (w *Warehouse) WaitBackground() { w.bg.Wait() }
 
 // Close stops background work and closes the database.
 func (w *Warehouse) Close() error {
+	// Under bgMu, so an import finishing now either starts its job before the Wait or sees the
+	// stop and starts none (a WaitGroup must not grow from zero while it is waited on).
+	w.bgMu.Lock()
 	w.bgStop()
+	w.bgMu.Unlock()
 	w.bg.Wait()
 	w.flushConnections()
 	return w.db.Close()
