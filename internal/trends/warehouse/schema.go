@@ -43,13 +43,8 @@ var schema = []string{
 		conv1 smallint, conv2 smallint, conv3 smallint,
 		brand1 integer, brand2 integer, brand3 integer,
 		cat1 integer, cat2 integer, cat3 integer)`,
-	`create table if not exists term_stats (
-		dataset_id integer not null, term_id integer not null, term varchar not null, rank integer not null,
-		rank_1 integer, rank_4 integer, rank_13 integer, rank_52 integer,
-		ch_1 double, ch_4 double, ch_13 double, ch_52 double,
-		periods_present integer not null, is_new boolean not null, breakout boolean not null,
-		click_conc double, conv_conc double, seasonality double, coming_up double,
-		spark integer[], brand1 integer, cat1 integer, asin1 integer)`,
+	`create table if not exists term_stats (` + termStatsColumns + `)`,
+	`create table if not exists schema_marks (name varchar not null)`,
 	// Facts about a dataset's current terms, set with its measures.
 	`create table if not exists dataset_flags (dataset_id integer not null, lowercase_terms boolean not null)`,
 	// The period a dataset's term_stats were computed at; dropped whenever its facts change
@@ -73,7 +68,54 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 			return fmt.Errorf("warehouse: schema: %w", err)
 		}
 	}
+	if err := w.uncompressTermStats(ctx); err != nil {
+		return fmt.Errorf("warehouse: schema: %w", err)
+	}
 	return w.fillMissingOverviews(ctx)
+}
+
+// termStatsColumns defines term_stats. Its columns are stored uncompressed: a page of a list
+// reads its rows scattered over the whole table, and DuckDB decompresses a column's whole
+// vector to read one value of it. On the 3M-term benchmark set, fetching a page's 100 rows took
+// 80 ms compressed; uncompressed, the numbers took 11 ms instead of 38, the term 17 instead of
+// 32 and the spark 16 instead of 21; the substring scan 29 ms instead of 44, and writing the
+// table at import 1.4 s instead of 2.0 s. It costs ~190 MB more on disk (496 MB against 309 MB).
+const termStatsColumns = `dataset_id integer not null, term_id integer using compression uncompressed not null,
+	term varchar using compression uncompressed not null, rank integer using compression uncompressed not null,
+	rank_1 integer using compression uncompressed, rank_4 integer using compression uncompressed,
+	rank_13 integer using compression uncompressed, rank_52 integer using compression uncompressed,
+	ch_1 double using compression uncompressed, ch_4 double using compression uncompressed,
+	ch_13 double using compression uncompressed, ch_52 double using compression uncompressed,
+	periods_present integer using compression uncompressed not null,
+	is_new boolean using compression uncompressed not null, breakout boolean using compression uncompressed not null,
+	click_conc double using compression uncompressed, conv_conc double using compression uncompressed,
+	seasonality double using compression uncompressed, coming_up double using compression uncompressed,
+	spark integer[] using compression uncompressed, brand1 integer using compression uncompressed,
+	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed`
+
+// uncompressTermStats moves a store's term_stats written before its columns were stored
+// uncompressed into a table defined by termStatsColumns, once (a new store's table already is).
+func (w *Warehouse) uncompressTermStats(ctx context.Context) error {
+	const mark = "term_stats uncompressed"
+	var done int
+	if err := w.db.QueryRowContext(ctx, `select count(*) from schema_marks where name = ?`, mark).Scan(&done); err != nil || done > 0 {
+		return err
+	}
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	err = execAll(ctx, tx,
+		`create table term_stats_uncompressed (`+termStatsColumns+`)`,
+		`insert into term_stats_uncompressed select * from term_stats`,
+		`drop table term_stats`,
+		`alter table term_stats_uncompressed rename to term_stats`,
+		`insert into schema_marks values ('`+mark+`')`)
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // fillMissingOverviews chooses the overview lists of datasets measured before overview_rows
