@@ -210,8 +210,8 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 
 // fillTopNames sets each row's top brand, category and ASIN from the dictionary ids in refs.
 func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]sql.NullInt64) error {
-	ids := map[string]map[int64]bool{"brand": {}, "category": {}, "asin": {}}
-	tables := []string{"brand", "category", "asin"}
+	ids := map[string]map[int64]bool{"brand": {}, "category": {}, "asin code": {}}
+	tables := []string{"brand", "category", "asin code"}
 	for _, ref := range refs {
 		for k, table := range tables {
 			if ref[k].Valid {
@@ -226,7 +226,7 @@ func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]
 	for i := range page {
 		page[i].TopBrand = names["brand"][refs[i][0].Int64][0]
 		page[i].TopCategory = names["category"][refs[i][1].Int64][0]
-		page[i].TopASIN = names["asin"][refs[i][2].Int64][0]
+		page[i].TopASIN = names["asin code"][refs[i][2].Int64][0]
 	}
 	return nil
 }
