@@ -56,6 +56,7 @@ func main() {
 	wh, err := warehouse.Open(ctx, dir, *mem)
 	must(err)
 	defer wh.Close()
+	wh.WarmLists() // as the server does after opening the store
 
 	fmt.Printf("date %s, %d cores; dataset %d terms x %d weeks (%d term-weeks), DuckDB memory_limit %s\n",
 		time.Now().UTC().Format("2006-01-02 15:04Z"), numCPU(), *terms, *weeks, *terms**weeks, *mem)

@@ -80,6 +80,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
+	a.Warehouse.WarmLists()
 	a.closers = append(a.closers, a.Warehouse.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	a.closers = append(a.closers, trendsSvc.Close)

@@ -26,11 +26,10 @@ func testConfig(t *testing.T) *config.Config {
 	return cfg
 }
 
-// `sellertrends import` works with the server running (the files go over its socket) and
-// without it (the command opens the store itself), with the same results.
-func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
-	cfg := testConfig(t)
-	// A tiny demo first, so the server does not build the default one in the background.
+// startServer builds the server on cfg's data directory after a tiny demo, so the server does
+// not build the default one in the background.
+func startServer(t *testing.T, cfg *config.Config) *App {
+	t.Helper()
 	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +37,14 @@ func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return app
+}
+
+// `sellertrends import` works with the server running (the files go over its socket) and
+// without it (the command opens the store itself), with the same results.
+func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
+	cfg := testConfig(t)
+	app := startServer(t, cfg)
 	closed := false
 	defer func() {
 		if !closed {
@@ -78,9 +85,6 @@ func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
 // nothing behind: importing the same file afterwards is not a replacement.
 func TestImportSocketCancelLeavesNothing(t *testing.T) {
 	cfg := testConfig(t)
-	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
-		t.Fatal(err)
-	}
 	big := filepath.Join(t.TempDir(), "US_Top_Search_Terms_Simple_Week_2026_04_11.csv")
 	f, err := os.Create(big)
 	if err != nil {
@@ -91,10 +95,7 @@ func TestImportSocketCancelLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	app, err := buildApp(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app := startServer(t, cfg)
 	defer app.Close()
 
 	conn, err := localimport.Dial(cfg.DataDir)
@@ -123,13 +124,7 @@ func TestImportSocketCancelLeavesNothing(t *testing.T) {
 // store opened by the command instead of failing.
 func TestImportCarriesOnWhenTheServerStops(t *testing.T) {
 	cfg := testConfig(t)
-	if err := demoCmd(cfg, []string{"--terms", "10", "--weeks", "1"}, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	app, err := buildApp(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app := startServer(t, cfg)
 	var out strings.Builder
 	imp, err := newFileImporter(context.Background(), cfg, &out)
 	if err != nil {
