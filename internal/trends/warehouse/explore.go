@@ -139,7 +139,7 @@ func (q ExploreQuery) orderBy() string {
 
 const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, s.ch_1, s.ch_4, s.ch_13, s.ch_52,
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
-	s.brand1, s.cat1, s.asin1`
+	s.brand1, s.cat1, s.asin1, s.asin1_code`
 
 // Explore returns one page of terms and the total count.
 func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
@@ -186,7 +186,9 @@ func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*P
 // top brand, category and ASIN names in SQL, as it reads everything.
 func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery, fn func(TermRow) error) error {
 	where, args := q.where(d)
-	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1", "b.id, c.id, a.id, b.name, c.name, a.asin", 1) + ` from term_stats s
+	// The ASIN's code comes from the dictionary here, not term_stats' copy of it (a test
+	// compares the two).
+	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1, s.asin1_code", "b.id, c.id, a.id, a.asin, b.name, c.name", 1) + ` from term_stats s
 		left join brand b on b.id = s.brand1 left join category c on c.id = s.cat1 left join asin a on a.id = s.asin1
 		where ` + where + ` order by ` + q.orderBy()
 	rows, err := w.db.QueryContext(ctx, sqlText, args...)
@@ -195,12 +197,12 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var brand, cat, asin sql.NullString
-		r, _, err := scanTermRow(rows, &brand, &cat, &asin)
+		var brand, cat sql.NullString
+		r, _, err := scanTermRow(rows, &brand, &cat)
 		if err != nil {
 			return err
 		}
-		r.TopBrand, r.TopCategory, r.TopASIN = brand.String, cat.String, asin.String
+		r.TopBrand, r.TopCategory = brand.String, cat.String
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -208,10 +210,11 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 	return rows.Err()
 }
 
-// fillTopNames sets each row's top brand, category and ASIN from the dictionary ids in refs.
+// fillTopNames sets each row's top brand and category from the dictionary ids in refs (the
+// ASIN's code is stored with the row).
 func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]sql.NullInt64) error {
-	ids := map[string]map[int64]bool{"brand": {}, "category": {}, "asin code": {}}
-	tables := []string{"brand", "category", "asin code"}
+	ids := map[string]map[int64]bool{"brand": {}, "category": {}}
+	tables := []string{"brand", "category"}
 	for _, ref := range refs {
 		for k, table := range tables {
 			if ref[k].Valid {
@@ -226,12 +229,12 @@ func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]
 	for i := range page {
 		page[i].TopBrand = names["brand"][refs[i][0].Int64][0]
 		page[i].TopCategory = names["category"][refs[i][1].Int64][0]
-		page[i].TopASIN = names["asin code"][refs[i][2].Int64][0]
 	}
 	return nil
 }
 
-// scanTermRow reads termRowColumns (ending with the brand, category and ASIN ids) plus any extra
+// scanTermRow reads termRowColumns (ending with the brand, category and ASIN ids and the ASIN's
+// code) plus any extra
 // destinations the caller appends.
 func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [3]sql.NullInt64, error) {
 	var r TermRow
@@ -240,11 +243,13 @@ func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [3]sql.NullInt64, error
 	var season, coming sql.NullFloat64
 	var spark []any
 	var ref [3]sql.NullInt64
+	var asinCode sql.NullString
 	dest := append([]any{&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
-		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &ref[2]}, extra...)
+		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &ref[2], &asinCode}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return r, ref, fmt.Errorf("explore: scan: %w", err)
 	}
+	r.TopASIN = asinCode.String
 	for i := range 4 {
 		if ranks[i].Valid {
 			v := int(ranks[i].Int64)

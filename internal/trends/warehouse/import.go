@@ -106,12 +106,22 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if err != nil {
 		return nil, err
 	}
-	if err := w.load(ctx, tx, stage, rec); err != nil {
+	newest, err := isNewest(ctx, tx, rec.DatasetID, periodIndex(rec.Period))
+	if err != nil {
+		return nil, err
+	}
+	// The staged rows name the top ASIN codes of the measures' period when this one is newest.
+	codes := ""
+	if newest && !opts.SkipStats {
+		codes = stage + "_codes"
+		defer conn.ExecContext(context.Background(), `drop table if exists `+codes)
+	}
+	if err := w.load(ctx, tx, stage, rec, codes); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
 		started := time.Now()
-		if err := rebuildStats(ctx, tx, rec.DatasetID, prev, next); err != nil {
+		if err := rebuildStats(ctx, tx, rec.DatasetID, prev, next, codes); err != nil {
 			return nil, err
 		}
 		slog.Debug("import step", "step", "measures", "took", time.Since(started))
@@ -136,6 +146,13 @@ func statsBasis(ctx context.Context, tx *sql.Tx, ds, idx int) (int, error) {
 		return -1, nil
 	}
 	return int(basis.Int64), err
+}
+
+// isNewest says whether period idx is (or will be) the dataset's latest.
+func isNewest(ctx context.Context, tx *sql.Tx, ds, idx int) (bool, error) {
+	var latest sql.NullInt64
+	err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest)
+	return !latest.Valid || idx >= int(latest.Int64), err
 }
 
 func randomHex(n int) string {
@@ -479,7 +496,9 @@ func asinRange(col string, bounds []string, part int) (string, []any) {
 }
 
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
-func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *PeriodRecord) error {
+// Unless codes is empty, it also keeps each term's top ASIN code in a table of that name
+// (term_id, code), for the measures.
+func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *PeriodRecord, codes string) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
 		return err
@@ -581,6 +600,12 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	if err := run(facts); err != nil {
 		return err
 	}
+	if codes != "" {
+		if err := run(step{"codes", `create temp table ` + codes + ` as select t.id as term_id, s.asin1 as code
+			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid`, nil}); err != nil {
+			return err
+		}
+	}
 	if err := run(step{"ids", `drop table ` + ids + `; drop table ` + termIDs, nil}); err != nil {
 		return err
 	}
@@ -646,7 +671,7 @@ func (w *Warehouse) DeletePeriod(ctx context.Context, datasetID int, kind report
 	if err := adjustPresence(ctx, tx, datasetID, idx, old); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID, -1, false); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1, false, ""); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -671,7 +696,7 @@ func (w *Warehouse) RebuildStats(ctx context.Context, datasetID int) error {
 	if err := recountPresence(ctx, tx, datasetID); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, tx, datasetID, -1, false); err != nil {
+	if err := rebuildStats(ctx, tx, datasetID, -1, false, ""); err != nil {
 		return err
 	}
 	if err := refreshSeasonality(ctx, tx, datasetID); err != nil {

@@ -49,6 +49,7 @@ func TestListNamesAgreeWithTheExport(t *testing.T) {
 			t.Fatalf("%s: the history's products lost their titles: %+v", when, last.Products)
 		}
 	}
+	checkASINCodes(t, w)
 	check("cold")
 	titled("after the list")
 	w.names.Purge()

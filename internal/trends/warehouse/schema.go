@@ -44,7 +44,6 @@ var schema = []string{
 		brand1 integer, brand2 integer, brand3 integer,
 		cat1 integer, cat2 integer, cat3 integer)`,
 	`create table if not exists term_stats (` + termStatsColumns + `)`,
-	`create table if not exists schema_marks (name varchar not null)`,
 	// Facts about a dataset's current terms, set with its measures.
 	`create table if not exists dataset_flags (dataset_id integer not null, lowercase_terms boolean not null)`,
 	// The period a dataset's term_stats were computed at; dropped whenever its facts change
@@ -58,9 +57,11 @@ var schema = []string{
 	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
 	// few dozen rows instead of joining its picks back into 3M term_stats rows.
 	`drop table if exists overview_terms`,
-	`create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`,
+	overviewRowsDDL,
 	`create table if not exists overview_counts (dataset_id integer not null, list varchar not null, window_periods integer not null, total integer not null)`,
 }
+
+const overviewRowsDDL = `create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`
 
 func (w *Warehouse) migrate(ctx context.Context) error {
 	for _, q := range schema {
@@ -68,7 +69,7 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 			return fmt.Errorf("warehouse: schema: %w", err)
 		}
 	}
-	if err := w.uncompressTermStats(ctx); err != nil {
+	if err := w.upgradeTermStats(ctx); err != nil {
 		return fmt.Errorf("warehouse: schema: %w", err)
 	}
 	return w.fillMissingOverviews(ctx)
@@ -80,6 +81,9 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 // 80 ms compressed; uncompressed, the numbers took 11 ms instead of 38, the term 17 instead of
 // 32 and the spark 16 instead of 21; the substring scan 29 ms instead of 44, and writing the
 // table at import 1.4 s instead of 2.0 s. It costs ~190 MB more on disk (496 MB against 309 MB).
+// asin1_code is asin1's code, so lists show it without a lookup: a search's first page looked up
+// its 100 codes one point query each in the ASIN dictionary (15M rows in the benchmark), 35–45
+// ms of a first search's 95–250 ms.
 const termStatsColumns = `dataset_id integer not null, term_id integer using compression uncompressed not null,
 	term varchar using compression uncompressed not null, rank integer using compression uncompressed not null,
 	rank_1 integer using compression uncompressed, rank_4 integer using compression uncompressed,
@@ -91,14 +95,18 @@ const termStatsColumns = `dataset_id integer not null, term_id integer using com
 	click_conc double using compression uncompressed, conv_conc double using compression uncompressed,
 	seasonality double using compression uncompressed, coming_up double using compression uncompressed,
 	spark integer[] using compression uncompressed, brand1 integer using compression uncompressed,
-	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed`
+	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed,
+	asin1_code varchar using compression uncompressed`
 
-// uncompressTermStats moves a store's term_stats written before its columns were stored
-// uncompressed into a table defined by termStatsColumns, once (a new store's table already is).
-func (w *Warehouse) uncompressTermStats(ctx context.Context) error {
-	const mark = "term_stats uncompressed"
-	var done int
-	if err := w.db.QueryRowContext(ctx, `select count(*) from schema_marks where name = ?`, mark).Scan(&done); err != nil || done > 0 {
+// upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
+// their present form (compressed, or without asin1_code), and empties the overview lists copied
+// from it, which fillMissingOverviews then chooses again. A new store's table already is in
+// that form.
+func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
+	var current int
+	err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_columns() where database_name = current_database()
+		and schema_name = 'main' and table_name = 'term_stats' and column_name = 'asin1_code'`).Scan(&current)
+	if err != nil || current > 0 {
 		return err
 	}
 	tx, err := beginTx(ctx, w.db)
@@ -107,11 +115,13 @@ func (w *Warehouse) uncompressTermStats(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	err = execAll(ctx, tx,
-		`create table term_stats_uncompressed (`+termStatsColumns+`)`,
-		`insert into term_stats_uncompressed select * from term_stats`,
+		`create table term_stats_next (`+termStatsColumns+`)`,
+		`insert into term_stats_next select s.*, a.asin from term_stats s left join asin a on a.id = s.asin1`,
 		`drop table term_stats`,
-		`alter table term_stats_uncompressed rename to term_stats`,
-		`insert into schema_marks values ('`+mark+`')`)
+		`alter table term_stats_next rename to term_stats`,
+		`drop table overview_rows`,
+		overviewRowsDDL,
+		`delete from overview_counts`)
 	if err != nil {
 		return err
 	}

@@ -287,27 +287,15 @@ func (w *Warehouse) dictionaryNames(ctx context.Context, ids map[string]map[int6
 }
 
 // dictionaries are what dictionaryNames looks up: a table and the name and title it reads.
-// "asin code" is an ASIN without its title, for lists, which show only the code: titles are
-// the costliest values to read (a first explore page of 100 terms spent ~50 ms reading them on
-// the 3M set, cold).
 var dictionaries = map[string]struct{ table, columns string }{
-	"asin":      {"asin", "asin, title"},
-	"asin code": {"asin", "asin, null"},
-	"brand":     {"brand", "name, null"},
-	"category":  {"category", "name, null"},
+	"asin":     {"asin", "asin, title"},
+	"brand":    {"brand", "name, null"},
+	"category": {"category", "name, null"},
 }
 
-// cachedName returns a cached name; an ASIN cached with its title also serves "asin code".
+// cachedName returns a cached name.
 func (w *Warehouse) cachedName(kind string, id int64) ([2]string, bool) {
-	if v, ok := w.names.Get(nameKey{kind, id}); ok {
-		return v, true
-	}
-	if kind == "asin code" {
-		if v, ok := w.names.Get(nameKey{"asin", id}); ok {
-			return [2]string{v[0], ""}, true
-		}
-	}
-	return [2]string{}, false
+	return w.names.Get(nameKey{kind, id})
 }
 
 // nameKey identifies a dictionary row in the names cache.
