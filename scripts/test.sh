@@ -23,7 +23,7 @@ echo "==> Go tests (SQLite and PostgreSQL)"
 go test -count=1 -timeout 20m ./...
 
 echo "==> Go fuzz tests (bounded)"
-bash scripts/fuzz.sh 10s
+bash scripts/fuzz.sh 20000x
 
 echo "==> web unit tests"
 (cd web && npm test)
