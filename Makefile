@@ -33,6 +33,9 @@ dev:                  ## Go API on :3000 and Vite with hot reload on :5173 (prox
 lint:
 	bash scripts/lint.sh
 
+fuzz:                 ## every Go fuzz target, 20,000 inputs each (make fuzz N=200000x, or a duration: N=60s)
+	bash scripts/fuzz.sh $(N)
+
 bench: bench-auth bench-trends bench-dashboard
 
 bench-auth:
