@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -55,4 +56,32 @@ func TestListNamesAgreeWithTheExport(t *testing.T) {
 	w.names.Purge()
 	titled("cold")
 	check("after the history")
+}
+
+// A history finds its terms whether they are in the latest period (their ids read from
+// term_stats) or only in earlier ones (from the term dictionary), in one request, and says
+// which terms the dataset never had.
+func TestHistoryFindsTermsAbsentFromTheLatestPeriod(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"kept": 1, "dropped": 2}), week(1, map[string]int{"kept": 3}))
+	hs, err := w.TermHistories(context.Background(), dataset(t, w, "ws"), []string{"dropped", "never", "kept"})
+	if err != nil || len(hs) != 3 {
+		t.Fatalf("%+v, %v", hs, err)
+	}
+	ranks := func(h TermHistory) []any {
+		var out []any
+		for _, p := range h.Points {
+			out = append(out, deref(p.Rank))
+		}
+		return out
+	}
+	if h := hs[0]; !h.Found || fmt.Sprint(ranks(h)) != "[2 <nil>]" {
+		t.Errorf("dropped: found %v, ranks %v", h.Found, ranks(h))
+	}
+	if h := hs[1]; h.Found {
+		t.Errorf("never: found")
+	}
+	if h := hs[2]; !h.Found || fmt.Sprint(ranks(h)) != "[1 3]" {
+		t.Errorf("kept: found %v, ranks %v", h.Found, ranks(h))
+	}
 }
