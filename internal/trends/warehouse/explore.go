@@ -139,7 +139,7 @@ func (q ExploreQuery) orderBy() string {
 
 const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, s.ch_1, s.ch_4, s.ch_13, s.ch_52,
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
-	s.brand1, s.cat1, s.asin1, s.asin1_code`
+	s.brand1, s.cat1, s.asin1_code`
 
 // Explore returns one page of terms and the total count.
 func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
@@ -160,7 +160,7 @@ func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*P
 		return nil, fmt.Errorf("explore: %w", err)
 	}
 	page := &Page{Rows: []TermRow{}}
-	var refs [][3]sql.NullInt64
+	var refs [][2]sql.NullInt64
 	for rows.Next() {
 		r, ref, err := scanTermRow(rows, &page.Total)
 		if err != nil {
@@ -188,7 +188,7 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 	where, args := q.where(d)
 	// The ASIN's code comes from the dictionary here, not term_stats' copy of it (a test
 	// compares the two).
-	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1, s.asin1_code", "b.id, c.id, a.id, a.asin, b.name, c.name", 1) + ` from term_stats s
+	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1_code", "b.id, c.id, a.asin, b.name, c.name", 1) + ` from term_stats s
 		left join brand b on b.id = s.brand1 left join category c on c.id = s.cat1 left join asin a on a.id = s.asin1
 		where ` + where + ` order by ` + q.orderBy()
 	rows, err := w.db.QueryContext(ctx, sqlText, args...)
@@ -212,7 +212,7 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 
 // fillTopNames sets each row's top brand and category from the dictionary ids in refs (the
 // ASIN's code is stored with the row).
-func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]sql.NullInt64) error {
+func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][2]sql.NullInt64) error {
 	ids := map[string]map[int64]bool{"brand": {}, "category": {}}
 	tables := []string{"brand", "category"}
 	for _, ref := range refs {
@@ -233,19 +233,18 @@ func (w *Warehouse) fillTopNames(ctx context.Context, page []TermRow, refs [][3]
 	return nil
 }
 
-// scanTermRow reads termRowColumns (ending with the brand, category and ASIN ids and the ASIN's
-// code) plus any extra
-// destinations the caller appends.
-func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [3]sql.NullInt64, error) {
+// scanTermRow reads termRowColumns (ending with the brand and category ids and the top ASIN's
+// code) plus any extra destinations the caller appends; it returns the two ids.
+func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [2]sql.NullInt64, error) {
 	var r TermRow
 	var ranks [4]sql.NullInt64
 	var ch [4]sql.NullFloat64
 	var season, coming sql.NullFloat64
 	var spark []any
-	var ref [3]sql.NullInt64
+	var ref [2]sql.NullInt64
 	var asinCode sql.NullString
 	dest := append([]any{&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
-		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &ref[2], &asinCode}, extra...)
+		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &asinCode}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return r, ref, fmt.Errorf("explore: scan: %w", err)
 	}

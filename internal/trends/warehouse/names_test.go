@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// A list's top brand, category and ASIN (names read by id, cached, the ASIN without its title)
-// equal the same names joined in SQL by the CSV export, and a history's products keep their
-// titles when the same ASINs were looked up for a list first, and the other way round.
+// A list's top brand, category (names read by id, cached) and ASIN (its code stored in
+// term_stats) equal the same names joined in SQL by the CSV export, every stored code is the
+// dictionary's, and a history's products keep their titles whether a list was read first or not.
 func TestListNamesAgreeWithTheExport(t *testing.T) {
 	ctx := context.Background()
 	w := openTemp(t)

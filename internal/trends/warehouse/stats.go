@@ -321,7 +321,7 @@ func (w *Warehouse) Overview(ctx context.Context, d *Dataset, window int) (map[s
 	}
 	var lists []string
 	var page []TermRow
-	var refs [][3]sql.NullInt64
+	var refs [][2]sql.NullInt64
 	for rows.Next() {
 		var list string
 		r, ref, err := scanTermRow(rows, &list)
