@@ -74,7 +74,12 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	stage := "stage_" + randomHex(8)
 	defer conn.ExecContext(context.Background(), `drop table if exists `+stage)
 	started := time.Now()
-	n, err := w.stageRows(ctx, conn, stage, src, opts.Progress)
+	spill, err := newTitleSpill(w.dir, stage)
+	if err != nil {
+		return nil, err
+	}
+	defer spill.close()
+	n, err := w.stageRows(ctx, conn, stage, src, spill, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +121,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 		codes = stage + "_codes"
 		defer conn.ExecContext(context.Background(), `drop table if exists `+codes)
 	}
-	if err := w.load(ctx, tx, stage, rec, codes); err != nil {
+	if err := w.load(ctx, tx, stage, spill, rec, codes); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
@@ -162,10 +167,11 @@ func randomHex(n int) string {
 }
 
 // stageColumns are the staging table's columns, in the order stageRecord writes them.
-var stageColumns = [][2]string{{"line", "integer"}, {"term", "varchar"}, {"rank", "integer"}, {"department", "varchar"},
-	{"asin1", "varchar"}, {"title1", "varchar"}, {"click1", "smallint"}, {"conv1", "smallint"},
-	{"asin2", "varchar"}, {"title2", "varchar"}, {"click2", "smallint"}, {"conv2", "smallint"},
-	{"asin3", "varchar"}, {"title3", "varchar"}, {"click3", "smallint"}, {"conv3", "smallint"},
+// ord numbers the rows in the report's order (from 0); titles are not staged (titleSpill).
+var stageColumns = [][2]string{{"ord", "integer"}, {"line", "integer"}, {"term", "varchar"}, {"rank", "integer"}, {"department", "varchar"},
+	{"asin1", "varchar"}, {"click1", "smallint"}, {"conv1", "smallint"},
+	{"asin2", "varchar"}, {"click2", "smallint"}, {"conv2", "smallint"},
+	{"asin3", "varchar"}, {"click3", "smallint"}, {"conv3", "smallint"},
 	{"brand1", "varchar"}, {"brand2", "varchar"}, {"brand3", "varchar"}, {"cat1", "varchar"}, {"cat2", "varchar"}, {"cat3", "varchar"}}
 
 // stageDDL and stageCSVColumns describe stageColumns for CREATE TABLE and read_csv.
@@ -192,7 +198,7 @@ func stageCSVColumns() string {
 // a file next to the store that DuckDB reads once written. DuckDB's appender took ~4 s per
 // million rows, twice DuckDB's whole parse of the original file. Nothing of the file is held
 // in Go memory beyond a few batches of rows.
-func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, progress func(int64)) (int64, error) {
+func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, spill *titleSpill, progress func(int64)) (int64, error) {
 	if _, err := conn.ExecContext(ctx, `create temp table `+stage+` (`+stageDDL()+`)`); err != nil {
 		return 0, fmt.Errorf("import: stage: %w", err)
 	}
@@ -201,7 +207,7 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	count := newRowCounter(progress)
 	batches, readErr := readBatches(ctx, src)
 	if !stageThroughPipe {
-		return w.stageThroughFile(ctx, conn, stage, batches, readErr, count)
+		return w.stageThroughFile(ctx, conn, stage, batches, readErr, spill, count)
 	}
 	// Our read ends stay open until the end, so rows written before DuckDB opens its own are
 	// kept; DuckDB sees the end of each pipe when its writer closes the write end.
@@ -221,7 +227,7 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	written := make(chan error, len(writeEnds))
 	for _, wr := range writeEnds {
 		go func() {
-			err := writeBatches(wr, batches, count)
+			err := writeBatches(wr, batches, spill, count)
 			if cerr := wr.Close(); err == nil && cerr != nil {
 				err = fmt.Errorf("import: stage pipe: %w", cerr)
 			}
@@ -265,14 +271,14 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 const stagePipes = 2
 
 // stageThroughFile writes the normalised rows to a file, then loads it.
-func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, batches <-chan []report.Row, readErr <-chan error, count *rowCounter) (int64, error) {
+func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, batches <-chan rowBatch, readErr <-chan error, spill *titleSpill, count *rowCounter) (int64, error) {
 	f, err := os.CreateTemp(w.dir, stage+"-*.csv")
 	if err != nil {
 		return 0, fmt.Errorf("import: stage file: %w", err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	if err := writeBatches(f, batches, count); err != nil {
+	if err := writeBatches(f, batches, spill, count); err != nil {
 		return count.n, err
 	}
 	if err := <-readErr; err != nil {
@@ -282,18 +288,22 @@ func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage 
 	return count.n, loadStage(ctx, conn, stage, []string{f.Name()})
 }
 
-// writeBatches writes rows as CSV in stageColumns' order until batches closes.
-func writeBatches(out io.Writer, batches <-chan []report.Row, count *rowCounter) error {
+// writeBatches writes rows as CSV in stageColumns' order, and their titles to the spill,
+// until batches closes.
+func writeBatches(out io.Writer, batches <-chan rowBatch, spill *titleSpill, count *rowCounter) error {
 	bw := bufio.NewWriterSize(out, 1<<20)
 	cw := csv.NewWriter(bw)
 	rec := make([]string, len(stageColumns))
 	for batch := range batches {
-		for i := range batch {
-			if err := cw.Write(stageRecord(rec, &batch[i])); err != nil {
+		if err := spill.add(batch.first, batch.rows); err != nil {
+			return err
+		}
+		for i := range batch.rows {
+			if err := cw.Write(stageRecord(rec, batch.first+i, &batch.rows[i])); err != nil {
 				return fmt.Errorf("import: stage: %w", err)
 			}
 		}
-		count.add(len(batch))
+		count.add(len(batch.rows))
 	}
 	if cw.Flush(); cw.Error() != nil {
 		return fmt.Errorf("import: stage: %w", cw.Error())
@@ -358,16 +368,26 @@ func readStage(ctx context.Context, conn *sql.Conn, stage string, paths []string
 	return nil
 }
 
+// stageBatch is how many rows a batch holds (all but the last).
 const stageBatch = 2048
+
+// rowBatch is a run of the report's rows; first is the ordinal of its first row.
+type rowBatch struct {
+	first int
+	rows  []report.Row
+}
 
 // readBatches reads the source on its own goroutine. The batch channel closes at the end or on
 // an error; the error (nil at EOF) then arrives on the second channel.
-func readBatches(ctx context.Context, src RowSource) (<-chan []report.Row, <-chan error) {
-	batches, errc := make(chan []report.Row, 4), make(chan error, 1)
+func readBatches(ctx context.Context, src RowSource) (<-chan rowBatch, <-chan error) {
+	batches, errc := make(chan rowBatch, 4), make(chan error, 1)
 	go func() {
 		defer close(batches)
+		first := 0
 		// send hands a batch over; false when the import was cancelled (the error is sent).
-		send := func(batch []report.Row) bool {
+		send := func(rows []report.Row) bool {
+			batch := rowBatch{first: first, rows: rows}
+			first += len(rows)
 			select {
 			case batches <- batch:
 				return true
@@ -405,15 +425,15 @@ func readBatches(ctx context.Context, src RowSource) (<-chan []report.Row, <-cha
 	return batches, errc
 }
 
-// stageRecord fills rec with a row's values as stageColumns orders them; an empty field reads
-// back as NULL (a blank share, a missing product).
-func stageRecord(rec []string, r *report.Row) []string {
-	rec[0], rec[1], rec[2], rec[3] = strconv.Itoa(r.Line), r.Term, strconv.Itoa(int(r.Rank)), r.Department
+// stageRecord fills rec with the values of row ord as stageColumns orders them; an empty
+// field reads back as NULL (a blank share, a missing product).
+func stageRecord(rec []string, ord int, r *report.Row) []string {
+	rec[0], rec[1], rec[2], rec[3], rec[4] = strconv.Itoa(ord), strconv.Itoa(r.Line), r.Term, strconv.Itoa(int(r.Rank)), r.Department
 	for k, p := range r.Products {
-		rec[4+4*k], rec[5+4*k], rec[6+4*k], rec[7+4*k] = p.ASIN, p.Title, basisPoints(p.ClickShare), basisPoints(p.ConversionShare)
+		rec[5+3*k], rec[6+3*k], rec[7+3*k] = p.ASIN, basisPoints(p.ClickShare), basisPoints(p.ConversionShare)
 	}
 	for k := range 3 {
-		rec[16+k], rec[19+k] = r.Brands[k], r.Categories[k]
+		rec[14+k], rec[17+k] = r.Brands[k], r.Categories[k]
 	}
 	return rec
 }
@@ -498,7 +518,7 @@ func asinRange(col string, bounds []string, part int) (string, []any) {
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
 // Unless codes is empty, it also keeps each term's top ASIN code in a table of that name
 // (term_id, code), for the measures.
-func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *PeriodRecord, codes string) error {
+func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, rec *PeriodRecord, codes string) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
 		return err
@@ -535,7 +555,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	if err != nil {
 		return fmt.Errorf("import: asin slices: %w", err)
 	}
-	ids, newCells, look, fresh := stage+"_asin_ids", stage+"_new_cells", stage+"_look", stage+"_new"
+	ids, newCells, look := stage+"_asin_ids", stage+"_new_cells", stage+"_look"
 	dictionaries = append(dictionaries, step{"asin ids", `create temp table ` + ids + ` (rid bigint not null, slot tinyint not null, id integer not null);
 		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil})
 	for part := range len(bounds) + 1 {
@@ -553,21 +573,13 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 			step{"asin ids", fmt.Sprintf(`insert into %[1]s select rid, slot, id from %[3]s where id is not null;
 				insert into %[2]s select rid, slot, a from %[3]s where id is null; drop table %[3]s`, ids, newCells, look), nil})
 	}
-	dictionaries = append(dictionaries,
-		step{"new asins", fmt.Sprintf(`create temp table %[2]s as
-			select coalesce((select max(id) from asin), 0) + row_number() over () as id, a, t from (
-				select n.a, any_value(case n.slot when 1 then s.title1 when 2 then s.title2 else s.title3 end) t
-				from %[1]s n join %[3]s s on s.rowid = n.rid group by n.a)`, newCells, fresh, stage), nil},
-		step{"new asins", fmt.Sprintf(`insert into asin select id, a, t from %[2]s;
-			insert into %[3]s select n.rid, n.slot, f.id from %[1]s n join %[2]s f on f.a = n.a;
-			drop table %[1]s; drop table %[2]s`, newCells, fresh, ids), nil})
-	dictionaries = append(dictionaries,
-		step{"brands", `insert into brand select coalesce((select max(id) from brand), 0) + row_number() over (), b from (
+	brandsAndCategories := []step{
+		{"brands", `insert into brand select coalesce((select max(id) from brand), 0) + row_number() over (), b from (
 			select distinct b from (select brand1 b from ` + stage + ` union all select brand2 from ` + stage + ` union all select brand3 from ` + stage + `) where b is not null) s
 			where not exists (select 1 from brand x where x.name = s.b)`, nil},
 		step{"categories", `insert into category select coalesce((select max(id) from category), 0) + row_number() over (), c from (
 			select distinct c from (select cat1 c from ` + stage + ` union all select cat2 from ` + stage + ` union all select cat3 from ` + stage + `) where c is not null) s
-			where not exists (select 1 from category x where x.name = s.c)`, nil})
+			where not exists (select 1 from category x where x.name = s.c)`, nil}}
 	facts := step{"facts", `insert into fact select ?, ?, t.id, s.rank, s.department,
 			a1.id, a2.id, a3.id, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			b1.id, b2.id, b3.id, c1.id, c2.id, c3.id
@@ -586,6 +598,16 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 		return nil
 	}
 	for _, s := range dictionaries {
+		if err := run(s); err != nil {
+			return err
+		}
+	}
+	started := time.Now()
+	if err := w.addNewASINs(ctx, tx, stage, newCells, ids, spill); err != nil {
+		return err
+	}
+	slog.Debug("import step", "step", "new asins", "took", time.Since(started))
+	for _, s := range brandsAndCategories {
 		if err := run(s); err != nil {
 			return err
 		}
@@ -609,7 +631,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, rec *Per
 	if err := run(step{"ids", `drop table ` + ids + `; drop table ` + termIDs, nil}); err != nil {
 		return err
 	}
-	started := time.Now()
+	started = time.Now()
 	if err := adjustPresence(ctx, tx, ds, idx, old); err != nil {
 		return fmt.Errorf("import: presence: %w", err)
 	}
