@@ -150,9 +150,15 @@ func TestSideTablesMatchARecount(t *testing.T) {
 		t.Helper()
 		var wrong int
 		err := w.db.QueryRow(`select count(*) from (select term_id, count(*) n from fact where dataset_id = ? group by term_id) f
-			full join `+presenceTable(d.ID)+` p using (term_id) where f.n is distinct from p.n`, d.ID).Scan(&wrong)
+			full join `+presenceOf(d.ID, "true")+` p using (term_id) where f.n is distinct from p.n`, d.ID).Scan(&wrong)
 		if err != nil || wrong != 0 {
 			t.Errorf("%s: %d terms whose presence differs from a recount (%v)", stage, wrong, err)
+		}
+		// Once the background job has run, the imports' changes are folded into presence.
+		w.bg.Wait()
+		var logged int
+		if err := w.db.QueryRow(`select count(*) from ` + presenceLogTable(d.ID)).Scan(&logged); err != nil || logged != 0 {
+			t.Errorf("%s: %d changes left in the presence log after the background job (%v)", stage, logged, err)
 		}
 	}
 	checkSeason("after imports")

@@ -118,9 +118,9 @@ func everyCellComesBack(t *testing.T) {
 	}
 }
 
-// The ASIN slices of an import split a report's ASINs into ranges of about equal size, and
-// every ASIN falls in exactly one of them (an ASIN in two slices would get two ids, one in none
-// no id at all).
+// The ASIN slices of an import split the cells to look up into ranges of about equal size,
+// as many as their count asks for, and every cell falls in exactly one of them (an ASIN in two
+// slices would get two ids, one in none no id at all).
 func TestASINSlicesHoldEachASINOnce(t *testing.T) {
 	w := openTemp(t)
 	ctx := context.Background()
@@ -129,45 +129,41 @@ func TestASINSlicesHoldEachASINOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `create temp table st as select 'B0' || lpad((i * 7919 % 100000)::varchar, 8, '0') asin1,
-		case when i % 3 = 0 then null else 'X' || i end asin2, (i % 10)::varchar asin3 from range(50000) t(i)`)
+	_, err = tx.ExecContext(ctx, `create temp table cells as select i rid, (i % 3 + 1)::tinyint slot,
+		case i % 3 when 0 then 'B0' || lpad((i * 7919 % 100000)::varchar, 8, '0') when 1 then 'X' || i else (i % 10)::varchar end a
+		from range(50000) t(i)`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bounds, err := asinBounds(ctx, tx, "st")
-	if err != nil || len(bounds) != asinParts-1 {
-		t.Fatalf("bounds %v, %v; want %d", bounds, err, asinParts-1)
-	}
-	var cells int
-	if err := tx.QueryRowContext(ctx, `select count(asin1) + count(asin2) + count(asin3) from st`).Scan(&cells); err != nil {
-		t.Fatal(err)
+	bounds, err := asinBounds(ctx, tx, "cells", 12_000)
+	if err != nil || len(bounds) != 4 {
+		t.Fatalf("bounds %v, %v; want 4 (5 slices of at most ~12,000 of 50,000 cells)", bounds, err)
 	}
 	sum := 0
 	for part := range len(bounds) + 1 {
-		n := 0
-		for _, col := range []string{"asin1", "asin2", "asin3"} {
-			cond, args := asinRange(col, bounds, part)
-			var c int
-			if err := tx.QueryRowContext(ctx, `select count(*) from st where `+cond, args...).Scan(&c); err != nil {
-				t.Fatal(err)
-			}
-			n += c
+		cond, args := asinRange("a", bounds, part)
+		var n int
+		if err := tx.QueryRowContext(ctx, `select count(*) from cells where `+cond, args...).Scan(&n); err != nil {
+			t.Fatal(err)
 		}
-		if n < cells/10 || n > cells*4/10 {
-			t.Errorf("slice %d holds %d of %d cells", part, n, cells)
+		if n < 50000/10 || n > 50000*3/10 {
+			t.Errorf("slice %d holds %d of 50000 cells", part, n)
 		}
 		sum += n
 	}
-	if sum != cells {
-		t.Errorf("slices hold %d cells, the report %d", sum, cells)
+	if sum != 50000 {
+		t.Errorf("slices hold %d cells, the report 50000", sum)
 	}
-	// A report with one ASIN has one bound, and no ASIN none.
-	tx.ExecContext(ctx, `create temp table one as select 'B000000001' asin1, null::varchar asin2, null::varchar asin3 from range(100)`)
-	if b, err := asinBounds(ctx, tx, "one"); err != nil || len(b) != 1 {
+	if b, err := asinBounds(ctx, tx, "cells", 50_000); err != nil || len(b) != 0 {
+		t.Errorf("cells that fit one slice: bounds %v %v", b, err)
+	}
+	// Cells of one ASIN have one bound at most, and no cells none.
+	tx.ExecContext(ctx, `create temp table one as select i rid, 1::tinyint slot, 'B000000001' a from range(100) t(i)`)
+	if b, err := asinBounds(ctx, tx, "one", 10); err != nil || len(b) != 1 {
 		t.Errorf("bounds of a one-ASIN report: %v %v", b, err)
 	}
-	tx.ExecContext(ctx, `create temp table none as select null::varchar asin1, null::varchar asin2, null::varchar asin3 from range(100)`)
-	if b, err := asinBounds(ctx, tx, "none"); err != nil || len(b) != 0 {
+	tx.ExecContext(ctx, `create temp table none (rid bigint, slot tinyint, a varchar)`)
+	if b, err := asinBounds(ctx, tx, "none", 10); err != nil || len(b) != 0 {
 		t.Errorf("bounds of a report without ASINs: %v %v", b, err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"testing"
 )
 
@@ -164,5 +166,61 @@ func TestOverviewAgreesWithExplore(t *testing.T) {
 	}
 	if nonEmpty < 6 {
 		t.Fatalf("only %d of the 10 lists hold terms: the test checks too little", nonEmpty)
+	}
+}
+
+// Every product cell of a week imported after another gets the dictionary's id for its ASIN,
+// whether it kept its slot, moved to another, came from another term, or is new, and no ASIN
+// is added twice.
+func TestASINsGetTheDictionaryIDs(t *testing.T) {
+	w := openTemp(t)
+	row := func(line int, term string, rank int32, asins ...string) report.Row {
+		r := report.Row{Line: line, Term: term, Rank: rank}
+		for k := range r.Products {
+			r.Products[k] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+			if k < len(asins) {
+				r.Products[k].ASIN, r.Products[k].Title = asins[k], "title of "+asins[k]
+			}
+		}
+		return r
+	}
+	first := week(0, nil)
+	first.rows = []report.Row{row(3, "kept", 1, "B0A", "B0B", "B0C"), row(4, "moved", 2, "B0D", "B0E", "B0F"),
+		row(5, "changed", 3, "B0G", "B0H"), row(6, "gone", 4, "B0X")}
+	load(t, w, "ws", first)
+	w.WaitBackground()
+	used := nextStatsUsed.Load()
+	second := week(1, nil)
+	second.rows = []report.Row{row(3, "kept", 1, "B0A", "B0B", "B0C"), row(4, "moved", 2, "B0F", "B0D", "B0E"),
+		row(5, "changed", 3, "B0X", "B0NEW1", "B0G"), row(6, "fresh", 4, "B0NEW2", "B0A", "B0NEW1")}
+	load(t, w, "ws", second)
+	if nextStatsUsed.Load() != used+1 {
+		t.Fatal("the second import did not use the prepared tables")
+	}
+	var n, distinct int
+	if err := w.db.QueryRow(`select count(*), count(distinct asin) from asin`).Scan(&n, &distinct); err != nil || n != 11 || distinct != 11 {
+		t.Fatalf("the dictionary holds %d ASINs, %d distinct, want 11 (%v)", n, distinct, err)
+	}
+	// Each cell's stored id names the ASIN the report gave it.
+	var wrong int
+	err := w.db.QueryRow(`select count(*) from (
+		select f.term_id, k.slot, case k.slot when 1 then f.asin1 when 2 then f.asin2 else f.asin3 end id from fact f, (select unnest([1, 2, 3]) slot) k
+		where f.period_idx = (select max(period_idx) from fact)) c
+		join term t on t.id = c.term_id join asin a on a.id = c.id
+		where a.asin <> case t.term || c.slot
+			when 'kept1' then 'B0A' when 'kept2' then 'B0B' when 'kept3' then 'B0C'
+			when 'moved1' then 'B0F' when 'moved2' then 'B0D' when 'moved3' then 'B0E'
+			when 'changed1' then 'B0X' when 'changed2' then 'B0NEW1' when 'changed3' then 'B0G'
+			when 'fresh1' then 'B0NEW2' when 'fresh2' then 'B0A' when 'fresh3' then 'B0NEW1' end`).Scan(&wrong)
+	if err != nil || wrong != 0 {
+		t.Fatalf("%d cells hold another ASIN's id (%v)", wrong, err)
+	}
+	var cells int
+	if err := w.db.QueryRow(`select count(asin1) + count(asin2) + count(asin3) from fact where period_idx = (select max(period_idx) from fact)`).Scan(&cells); err != nil || cells != 12 {
+		t.Fatalf("the second week holds %d product cells, want 12 (%v)", cells, err)
+	}
+	var title string
+	if err := w.db.QueryRow(`select title from asin where asin = 'B0NEW1'`).Scan(&title); err != nil || title != "title of B0NEW1" {
+		t.Fatalf("new ASIN's title %q (%v)", title, err)
 	}
 }

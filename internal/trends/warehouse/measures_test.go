@@ -212,6 +212,32 @@ func TestDuplicateTermsAreReported(t *testing.T) {
 	if err != nil || rec.Rows != 1 || len(rec.Warnings) != 1 {
 		t.Fatalf("lenient duplicate: %+v %v", rec, err)
 	}
+
+	// The next week lists a term the dataset knows twice, and a new one twice.
+	next := week(1, nil)
+	for i, c := range []struct {
+		term string
+		rank int32
+	}{{"a", 1}, {"c", 3}, {"b", 2}, {"c", 6}, {"a", 5}} {
+		next.rows = append(next.rows, report.Row{Line: 3 + 2*i, Term: c.term, Rank: c.rank})
+	}
+	if _, err := w.Import(context.Background(), next, ImportOptions{Workspace: "ws"}); !errors.As(err, &pe) || pe.Line != 11 || pe.Value != "a" {
+		t.Fatalf("a known term twice: %v", err)
+	}
+	if c := counts(t, w); c[0] != 1 || c[1] != 1 {
+		t.Fatalf("the refused week left rows: %v", c)
+	}
+	next.i = 0
+	rec, err = w.Import(context.Background(), next, ImportOptions{Workspace: "ws", Lenient: true})
+	if err != nil || rec.Rows != 3 || len(rec.Warnings) != 2 {
+		t.Fatalf("lenient, next week: %+v %v", rec, err)
+	}
+	d := dataset(t, w, "ws")
+	for term, want := range map[string]int{"a": 1, "b": 2, "c": 3} {
+		if r := termRow(t, w, d, term); r.Rank != want {
+			t.Errorf("%q ranked %d, want %d (the first of its rows)", term, r.Rank, want)
+		}
+	}
 }
 
 func TestPagingIsStable(t *testing.T) {

@@ -54,7 +54,7 @@ func nextStatsReady(ctx context.Context, tx *sql.Tx, ds, idx int) (bool, error) 
 // presence counts and the seasonality as they are now (run after refreshSeasonality).
 func prepareNextStats(ctx context.Context, tx *sql.Tx, ds int) error {
 	var latest, maxID sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `select max(period_idx), (select max(term_id) from `+presenceTable(ds)+`) from period where dataset_id = ?`, ds).Scan(&latest, &maxID); err != nil {
+	if err := tx.QueryRowContext(ctx, `select max(period_idx), (select max(term_id) from `+presenceOf(ds, "true")+`) from period where dataset_id = ?`, ds).Scan(&latest, &maxID); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `delete from stats_next_basis where dataset_id = ?`, ds); err != nil || !latest.Valid {
@@ -113,5 +113,5 @@ func nextStatsSQL(ds, N int) string {
 		where p.term_id between $1 and $2`,
 		nextStatsTable(ds), strings.Join(recent, ", "), N-SparkPeriods, ds, N-1,
 		yearAgo, yearAgo+ComingUpFrom, yearAgo+ComingUpTo, strings.Join(yearly, ","),
-		strings.Join(names, ", "), presenceTable(ds), seasonTable(ds))
+		strings.Join(names, ", "), presenceOf(ds, "term_id between $1 and $2"), seasonTable(ds))
 }

@@ -72,11 +72,11 @@ func termRanges(maxID, most int64) [][2]int64 {
 // next says that stats_next_<ds> was prepared for the latest period (next_stats.go): the
 // measures then join it instead.
 //
-// codes names a table of each term's top ASIN code in the latest period (term_id, code), which
-// an import of that period fills from its staged rows; with "" they are looked up in the ASIN
-// dictionary, which costs seconds at 3M terms (joining the dictionary inside the measures
-// doubled an import's measures time).
-func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, codes string) error {
+// staged names the import's table of the latest period's rows (load), which also holds each
+// row's term and top ASIN code; with "" the rows are read from fact, their terms from the
+// term dictionary and their codes from the ASIN dictionary, which costs seconds at 3M terms
+// (joining the dictionary inside the measures doubled an import's measures time).
+func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, staged string) error {
 	var latest, maxID sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `select max(period_idx) from period where dataset_id = ?`, ds).Scan(&latest); err != nil {
 		return err
@@ -107,20 +107,22 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, code
 	if err := tx.QueryRowContext(ctx, `select max(term_id) from fact where dataset_id = ? and period_idx = ?`, ds, L).Scan(&maxID); err != nil {
 		return err
 	}
-	if codes == "" {
-		codes = fmt.Sprintf("asin_codes_%d", ds)
+	latestRows := fmt.Sprintf("(select * from %s where term_id between $1 and $2)", staged)
+	if staged == "" {
+		codes := fmt.Sprintf("asin_codes_%d", ds)
 		err := execAll(ctx, tx, fmt.Sprintf(`create or replace temp table %s as select f.term_id, a.asin as code
 			from fact f join asin a on a.id = f.asin1 where f.dataset_id = %d and f.period_idx = %d`, codes, ds, L))
 		if err != nil {
 			return err
 		}
 		defer tx.ExecContext(ctx, `drop table if exists `+codes)
+		latestRows = strings.NewReplacer("{codes}", codes, "{ds}", strconv.Itoa(ds), "{L}", strconv.Itoa(L)).Replace(latestFromFact)
 	}
 	offset := 1 // old is empty: any offset reads nothing from it
 	if prev >= 0 {
 		offset = L - prev
 	}
-	q := measuresSQL(ds, L, offset, old, next, codes)
+	q := measuresSQL(ds, L, offset, old, next, latestRows)
 	if next {
 		nextStatsUsed.Add(1)
 	}
@@ -152,12 +154,20 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, code
 	return materializeOverview(ctx, tx, ds)
 }
 
-// measuresSQL builds the statement for one term range ($1..$2) of dataset ds at latest period L.
+// latestFromFact is the latest period's rows of one term range as the measures read them:
+// fact's columns with the term and the top ASIN's code.
+const latestFromFact = `(select f.*, t.term, c.code
+	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
+	left join {codes} c on c.term_id = f.term_id
+	where f.dataset_id = {ds} and f.period_idx = {L} and f.term_id between $1 and $2 and t.id between $1 and $2)`
+
+// measuresSQL builds the statement for one term range ($1..$2) of dataset ds at latest period L,
+// reading that period's rows from latest (a subquery, see latestFromFact).
 // old holds the previous term_stats' sparks, computed offset (0 or 1) periods before L; a term
 // found there takes its last 13 ranks from its spark, any other term from fact. Each period's
 // rank is aggregated once: p1..p12 serve the spark, the 1–4 period changes, the new-term rule
 // and the breakout streak alike. Every value inlined is an integer of ours.
-func measuresSQL(ds, L, offset int, old string, next bool, codes string) string {
+func measuresSQL(ds, L, offset int, old string, next bool, latest string) string {
 	var fromFact, fromSpark, spark, present []string
 	for i := 1; i < SparkPeriods; i++ {
 		fromFact = append(fromFact, fmt.Sprintf("max(rank) filter (where period_idx = %d) as p%d", L-i, i))
@@ -183,7 +193,7 @@ func measuresSQL(ds, L, offset int, old string, next bool, codes string) string 
 		"{comingFrom}", itoa(yearAgo+ComingUpFrom), "{comingTo}", itoa(yearAgo+ComingUpTo),
 		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
 		"{wasPresent}", "("+strings.Join(present, " + ")+")", "{rise}", strconv.FormatFloat(BreakoutRise, 'f', -1, 64),
-		"{spark}", strings.Join(spark, ", "), "{old}", old, "{codes}", codes, "{presence}", presenceTable(ds), "{season}", seasonTable(ds),
+		"{spark}", strings.Join(spark, ", "), "{old}", old, "{latest}", latest, "{presence}", presenceOf(ds, "term_id between $1 and $2"), "{season}", seasonTable(ds),
 	)
 	if next {
 		// one prepared row per term (next_stats.go) stands for r, y, presence and s
@@ -201,7 +211,7 @@ const measuresTemplate = `insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
 		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1){sources}
-	select {ds}, f.term_id, t.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52,
+	select {ds}, f.term_id, f.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52,
 		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2({Y}.r52 / f.rank),
 		{present},
 		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
@@ -212,13 +222,11 @@ const measuresTemplate = `insert into term_stats
 		{S}.seasonality,
 		log2({Y}.r52 / {Y}.best_next_last_year),
 		[{spark}, f.rank],
-		f.brand1, f.cat1, f.asin1, c.code
-	from fact f join term t on t.dataset_id = f.dataset_id and t.id = f.term_id
-	left join {codes} c on c.term_id = f.term_id
+		f.brand1, f.cat1, f.asin1, f.code
+	from {latest} f
 	{joins}
 	cross join prev
-	where f.dataset_id = {ds} and f.period_idx = {L} and f.term_id between $1 and $2 and t.id between $1 and $2
-	order by t.term`
+	order by f.term`
 
 // measuresSources are the measures' inputs read from fact, the stored sparks (old) and the
 // side tables.

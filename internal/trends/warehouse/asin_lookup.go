@@ -1,0 +1,110 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+)
+
+// step is one statement of an import, named for its log line and errors.
+type step struct {
+	what string
+	q    string
+	args []any
+}
+
+func (s step) run(ctx context.Context, tx *sql.Tx) error {
+	start := time.Now()
+
+	if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
+		return fmt.Errorf("import: %s: %w", s.what, err)
+	}
+	slog.Debug("import step", "step", s.what, "took", time.Since(start))
+	return nil
+}
+
+// lookUpASINs fills ids (rid, slot, id) with the dictionary id of every staged product cell
+// whose ASIN the dictionary holds, and newCells (rid, slot, a) with the others.
+//
+// The dictionary lookups go in slices by range: one join over all of it needed more than
+// 1 GB at 3M terms. Each slice looks its cells up once and records each known cell's id by
+// (staging row, slot), so the fact insert joins on integers: three string joins against the
+// dictionary built three hash tables of 15M entries (5 s of a 3M-row import). Slices are
+// ranges of ASINs, cut where a sample of the cells' ASINs says: comparing ASINs (short strings
+// DuckDB stores inline) costs a third of hashing them, and the dictionary is read once per
+// slice. Titles stay out of the lookups (carrying them through the joins cost 40% of this
+// step); new ASINs get theirs afterwards (addNewASINs).
+func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string) error {
+	err := step{"asin ids", `create temp table ` + ids + ` (rid bigint not null, slot tinyint not null, id integer not null);
+		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil}.run(ctx, tx)
+	if err != nil {
+		return err
+	}
+	// cells is what the dictionary is asked about: (rid, slot, a).
+	cells := fmt.Sprintf(`(select rowid rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null
+		union all select rowid, 2::tinyint, asin2 from %[1]s where asin2 is not null
+		union all select rowid, 3::tinyint, asin3 from %[1]s where asin3 is not null)`, stage)
+	bounds, err := asinBounds(ctx, tx, cells, cellsPerSlice)
+	if err != nil {
+		return fmt.Errorf("import: asin slices: %w", err)
+	}
+	look := ids + "_look"
+	for part := range len(bounds) + 1 {
+		cc, ac := asinRange("a", bounds, part)
+		cd, ad := asinRange("asin", bounds, part)
+		err := step{fmt.Sprintf("asins %d/%d", part+1, len(bounds)+1), fmt.Sprintf(`create or replace temp table %[2]s as
+			select s.rid, s.slot, s.a, x.id from (select rid, slot, a from %[1]s where %[3]s) s
+			left join (select id, asin from asin where %[4]s) x on x.asin = s.a;
+			insert into %[5]s select rid, slot, id from %[2]s where id is not null;
+			insert into %[6]s select rid, slot, a from %[2]s where id is null; drop table %[2]s`, cells, look, cc, cd, ids, newCells),
+			slices.Concat(ac, ad)}.run(ctx, tx)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cellsPerSlice is about how many cells one dictionary slice looks up: 4 slices for the 8M
+// cells of a 2.67M-term week fit a 1 GB memory limit.
+const cellsPerSlice = 2_000_000
+
+// asinBounds returns the ASINs that cut the cells' ASINs (the a column of cells) into about
+// equal ranges of at most about perSlice cells, read from a sample of them.
+func asinBounds(ctx context.Context, tx *sql.Tx, cells string, perSlice int) ([]string, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, `select count(*) from `+cells).Scan(&n); err != nil {
+		return nil, err
+	}
+	parts := (n + perSlice - 1) / perSlice
+	if parts <= 1 {
+		return nil, nil
+	}
+	sample, err := queryColumn[string](ctx, tx, `select a from `+cells+` using sample reservoir(10000 rows) repeatable (7) order by a`)
+	if err != nil {
+		return nil, err
+	}
+	var bounds []string
+	for k := 1; k < parts && len(sample) > 0; k++ {
+		if b := sample[k*len(sample)/parts]; len(bounds) == 0 || b > bounds[len(bounds)-1] {
+			bounds = append(bounds, b)
+		}
+	}
+	return bounds, nil
+}
+
+// asinRange is the condition that col (an ASIN column) is in slice part of bounds, with its
+// arguments.
+func asinRange(col string, bounds []string, part int) (string, []any) {
+	cond, args := "true", []any{}
+	if part > 0 {
+		cond, args = cond+" and "+col+" >= ?", append(args, bounds[part-1])
+	}
+	if part < len(bounds) {
+		cond, args = cond+" and "+col+" < ?", append(args, bounds[part])
+	}
+	return cond, args
+}
