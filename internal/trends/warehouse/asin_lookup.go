@@ -55,14 +55,16 @@ func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string) e
 	for part := range len(bounds) + 1 {
 		cc, ac := asinRange("a", bounds, part)
 		cd, ad := asinRange("asin", bounds, part)
-		err := step{fmt.Sprintf("asins %d/%d", part+1, len(bounds)+1), fmt.Sprintf(`create or replace temp table %[2]s as
+		slice := step{fmt.Sprintf("asins %d/%d", part+1, len(bounds)+1), fmt.Sprintf(`create or replace temp table %[2]s as
 			select s.rid, s.slot, s.a, x.id from (select rid, slot, a from %[1]s where %[3]s) s
-			left join (select id, asin from asin where %[4]s) x on x.asin = s.a;
-			insert into %[5]s select rid, slot, id from %[2]s where id is not null;
-			insert into %[6]s select rid, slot, a from %[2]s where id is null; drop table %[2]s`, cells, look, cc, cd, ids, newCells),
-			slices.Concat(ac, ad)}.run(ctx, tx)
-		if err != nil {
-			return err
+			left join (select id, asin from asin where %[4]s) x on x.asin = s.a`, cells, look, cc, cd), slices.Concat(ac, ad)}
+		// A statement with arguments runs alone (the driver binds them to one statement).
+		record := step{"asin ids", fmt.Sprintf(`insert into %[2]s select rid, slot, id from %[1]s where id is not null;
+			insert into %[3]s select rid, slot, a from %[1]s where id is null; drop table %[1]s`, look, ids, newCells), nil}
+		for _, s := range []step{slice, record} {
+			if err := s.run(ctx, tx); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -70,7 +72,7 @@ func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string) e
 
 // cellsPerSlice is about how many cells one dictionary slice looks up: 4 slices for the 8M
 // cells of a 2.67M-term week fit a 1 GB memory limit.
-const cellsPerSlice = 2_000_000
+var cellsPerSlice = 2_000_000 // tests make it small
 
 // asinBounds returns the ASINs that cut the cells' ASINs (the a column of cells) into about
 // equal ranges of at most about perSlice cells, read from a sample of them.

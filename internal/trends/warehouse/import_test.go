@@ -49,12 +49,16 @@ func derefF(p *float64) any {
 
 // Every cell of every file comes back in its own period and slot: products (ASIN, title,
 // shares), brands and categories, whether the ASIN was new in that import or already known.
+// With small ASIN slices, each import looks its ASINs up in several.
 func TestEveryCellComesBackInItsSlot(t *testing.T) {
-	for _, pipe := range []bool{true, false} {
-		t.Run(fmt.Sprintf("pipe=%v", pipe), func(t *testing.T) {
-			saved := stageThroughPipe
-			stageThroughPipe = pipe
-			defer func() { stageThroughPipe = saved }()
+	for _, c := range []struct {
+		pipe     bool
+		perSlice int
+	}{{true, cellsPerSlice}, {false, cellsPerSlice}, {true, 40}} {
+		t.Run(fmt.Sprintf("pipe=%v,slice=%d", c.pipe, c.perSlice), func(t *testing.T) {
+			saved, savedSlice := stageThroughPipe, cellsPerSlice
+			stageThroughPipe, cellsPerSlice = c.pipe, c.perSlice
+			defer func() { stageThroughPipe, cellsPerSlice = saved, savedSlice }()
 			everyCellComesBack(t)
 		})
 	}

@@ -32,7 +32,7 @@ func presenceOf(ds int, cond string) string {
 		select term_id, n from %[1]s where %[3]s union all select term_id, n from %[2]s where %[3]s)
 		group by term_id having sum(n) > 0)`, presenceTable(ds), presenceLogTable(ds), cond)
 }
-func seasonTable(ds int) string   { return fmt.Sprintf("season_%d", ds) }
+func seasonTable(ds int) string { return fmt.Sprintf("season_%d", ds) }
 
 type execer interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
