@@ -368,14 +368,20 @@ func readStage(ctx context.Context, conn *sql.Conn, stage string, paths []string
 	for i, p := range paths {
 		args[i] = p
 	}
-	// hive_partitioning off: a "key=value" directory in the path (DATA_DIR=/srv/env=prod) would
-	// otherwise become an extra column.
-	_, err := conn.ExecContext(ctx, `insert into `+stage+` select * from read_csv([`+marks+`], header = false, auto_detect = false,
-		delim = ',', quote = '"', escape = '"', hive_partitioning = false, columns = `+stageCSVColumns()+`)`, args...)
+	_, err := conn.ExecContext(ctx, `insert into `+stage+` select * from `+readCSV("["+marks+"]", stageCSVColumns()), args...)
 	if err != nil {
 		return fmt.Errorf("import: stage: %w", err)
 	}
 	return nil
+}
+
+// readCSV is the read_csv call for our own CSV files at paths (an SQL expression: one
+// placeholder or a list of them) with the given columns; an empty cell reads back as NULL.
+// hive_partitioning is off: a "key=value" directory in the path (DATA_DIR=/srv/env=prod) would
+// otherwise become an extra column.
+func readCSV(paths, columns string) string {
+	return `read_csv(` + paths + `, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"',
+		hive_partitioning = false, columns = ` + columns + `)`
 }
 
 // stageBatch is how many rows a batch holds (all but the last).
@@ -513,8 +519,8 @@ func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, l
 }
 
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
-// The period's rows are left in the temporary table named rows (stagedRowsColumns), sorted by
-// term id, for the measures.
+// The period's rows are left in the temporary table named rows, sorted by term id, for the
+// measures: fact's columns from term_id on, plus the term and the top ASIN's code.
 func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, rec *PeriodRecord, rows string) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
@@ -541,7 +547,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 		{"categories", `insert into category select coalesce((select max(id) from category), 0) + row_number() over (), c from (
 			select distinct c from (select cat1 c from ` + stage + ` union all select cat2 from ` + stage + ` union all select cat3 from ` + stage + `) where c is not null) s
 			where not exists (select 1 from category x where x.name = s.c)`, nil}}
-	facts := step{"facts", `create temp table ` + rows + ` as select t.id term_id, s.rank, s.department,
+	periodRows := step{"period rows", `create temp table ` + rows + ` as select t.id term_id, s.rank, s.department,
 			a1.id asin1, a2.id asin2, a3.id asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			b1.id brand1, b2.id brand2, b3.id brand3, c1.id cat1, c2.id cat2, c3.id cat3, s.term, s.asin1 code
 			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid
@@ -576,11 +582,11 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 	if err != nil {
 		return fmt.Errorf("import: old period: %w", err)
 	}
-	if err := run(facts); err != nil {
+	if err := run(periodRows); err != nil {
 		return err
 	}
 	// The copy keeps the rows' order (by term id): fact is read by term range.
-	if err := run(step{"fact rows", `insert into fact select ?, ?, term_id, rank, department, asin1, asin2, asin3,
+	if err := run(step{"facts", `insert into fact select ?, ?, term_id, rank, department, asin1, asin2, asin3,
 		click1, click2, click3, conv1, conv2, conv3, brand1, brand2, brand3, cat1, cat2, cat3 from ` + rows, []any{ds, idx}}); err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ import (
 
 func presenceTable(ds int) string    { return fmt.Sprintf("presence_%d", ds) }
 func presenceLogTable(ds int) string { return fmt.Sprintf("presence_log_%d", ds) }
+func seasonTable(ds int) string      { return fmt.Sprintf("season_%d", ds) }
 
 // presenceOf is the subquery of the presence counts (term_id, n) of the terms where cond
 // holds, with the changes not yet folded in.
@@ -32,7 +33,6 @@ func presenceOf(ds int, cond string) string {
 		select term_id, n from %[1]s where %[3]s union all select term_id, n from %[2]s where %[3]s)
 		group by term_id having sum(n) > 0)`, presenceTable(ds), presenceLogTable(ds), cond)
 }
-func seasonTable(ds int) string { return fmt.Sprintf("season_%d", ds) }
 
 type execer interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)

@@ -107,8 +107,10 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, stag
 	if err := tx.QueryRowContext(ctx, `select max(term_id) from fact where dataset_id = ? and period_idx = ?`, ds, L).Scan(&maxID); err != nil {
 		return err
 	}
-	latestRows := fmt.Sprintf("(select * from %s where term_id between $1 and $2)", staged)
-	if staged == "" {
+	var latestRows string
+	if staged != "" {
+		latestRows = fmt.Sprintf("(select * from %s where term_id between $1 and $2)", staged)
+	} else {
 		codes := fmt.Sprintf("asin_codes_%d", ds)
 		err := execAll(ctx, tx, fmt.Sprintf(`create or replace temp table %s as select f.term_id, a.asin as code
 			from fact f join asin a on a.id = f.asin1 where f.dataset_id = %d and f.period_idx = %d`, codes, ds, L))

@@ -163,7 +163,6 @@ func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells
 
 // loadCSV writes rows with write to a CSV file next to the store and runs query (a statement
 // with one %s, where read_csv of that file with the given columns goes) in the transaction.
-// An empty cell reads back as NULL.
 func (w *Warehouse) loadCSV(ctx context.Context, tx *sql.Tx, prefix, query, columns string, write func(*csv.Writer) error) error {
 	f, err := os.CreateTemp(w.dir, prefix+"-*.csv")
 	if err != nil {
@@ -182,7 +181,6 @@ func (w *Warehouse) loadCSV(ctx context.Context, tx *sql.Tx, prefix, query, colu
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, fmt.Sprintf(query, `read_csv(?, header = false, auto_detect = false, delim = ',', quote = '"', escape = '"',
-		hive_partitioning = false, columns = `+columns+`)`), f.Name())
+	_, err = tx.ExecContext(ctx, fmt.Sprintf(query, readCSV("?", columns)), f.Name())
 	return err
 }
