@@ -128,6 +128,44 @@ func TestPreparedMeasuresMatchAFullRebuild(t *testing.T) {
 	matchesFullRebuild(t, w, "prep", "replaced latest")
 }
 
+// Measures from the prepared table are written in term order, though term ids are not: the
+// dataset's terms first, those new this week after them (here they sort after the others too,
+// so the whole table is one run).
+func TestPreparedMeasuresAreWrittenInTermOrder(t *testing.T) {
+	w := openTemp(t)
+	terms := func(prefix string, n int, ranks map[string]int) map[string]int {
+		for i := range n {
+			ranks[fmt.Sprintf("%s%d", prefix, i)] = len(ranks) + 1
+		}
+		return ranks
+	}
+	load(t, w, "ord", week(0, terms("m", 9, map[string]int{}))) // ids 1..9
+	w.WaitBackground()
+	load(t, w, "ord", week(1, terms("a", 9, terms("m", 9, map[string]int{})))) // a's: ids 10..18
+	w.WaitBackground()
+	used := nextStatsUsed.Load()
+	load(t, w, "ord", week(2, terms("n", 3, terms("a", 9, terms("m", 9, map[string]int{}))))) // n's: new
+	if nextStatsUsed.Load() != used+1 {
+		t.Fatal("the import did not use the prepared table")
+	}
+	if runs := termRuns(t, w, "ord"); runs != 1 {
+		t.Errorf("term_stats holds %d runs of terms in order, want 1 (a..m, then the new n's)", runs)
+	}
+}
+
+// termRuns counts the runs of terms in ascending order in workspace ws's term_stats, as stored.
+func termRuns(t *testing.T, w *Warehouse, ws string) int {
+	t.Helper()
+	var runs int
+	err := w.db.QueryRow(`select count(*) filter (where prev is null or term < prev) from (
+		select term, lag(term) over (order by rowid) prev from term_stats
+		where dataset_id = (select id from dataset where workspace = ?))`, ws).Scan(&runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
 // Every overview list, chosen and counted at import, is the same list asked live, for both
 // windows: the same total and the same terms in the same order.
 func TestOverviewAgreesWithExplore(t *testing.T) {

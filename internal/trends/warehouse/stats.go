@@ -199,16 +199,19 @@ func measuresSQL(ds, L, offset int, old string, next bool, latest string) string
 	)
 	if next {
 		// one prepared row per term (next_stats.go) stands for r, y, presence and s
+		// Terms new to the dataset have no term_order and go last; their ids were given in
+		// term order (load), so they too are in term order.
 		return strings.NewReplacer("{sources}", "", "{joins}", "left join "+nextStatsTable(ds)+" r on r.term_id = f.term_id",
-			"{present}", "coalesce(r.n, 0) + 1", "{Y}", "r", "{S}", "r").Replace(r.Replace(measuresTemplate))
+			"{present}", "coalesce(r.n, 0) + 1", "{Y}", "r", "{S}", "r", "{order}", "r.term_order nulls last, f.term_id").Replace(r.Replace(measuresTemplate))
 	}
 	return r.Replace(strings.NewReplacer("{sources}", measuresSources, "{joins}", measuresJoins,
-		"{present}", "coalesce(p.n, 1)", "{Y}", "y", "{S}", "s").Replace(measuresTemplate))
+		"{present}", "coalesce(p.n, 1)", "{Y}", "y", "{S}", "s", "{order}", "f.term").Replace(measuresTemplate))
 }
 
 // measuresTemplate is measuresSQL's statement; $1..$2 is the term range. {sources} and {joins}
 // bring in r (the recent ranks p1..p12 and r13), {Y} (r52, best_next_last_year), the presence
-// count {present} and {S} (seasonality).
+// count {present} and {S} (seasonality). Rows are written in term order ({order}): searches by
+// prefix and the history's lookup of a term's id read term_stats by term.
 const measuresTemplate = `insert into term_stats
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
@@ -228,7 +231,7 @@ const measuresTemplate = `insert into term_stats
 	from {latest} f
 	{joins}
 	cross join prev
-	order by f.term`
+	order by {order}`
 
 // measuresSources are the measures' inputs read from fact, the stored sparks (old) and the
 // side tables.
