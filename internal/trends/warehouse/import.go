@@ -78,12 +78,16 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 		return nil, err
 	}
 	defer spill.close()
-	n, err := w.stageRows(ctx, conn, stage, src, spill, opts.Progress)
+	names, err := loadNames(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
-	slog.Debug("import step", "step", "stage", "rows", n, "took", time.Since(started))
-	if n == 0 {
+	staged, err := w.stageRows(ctx, conn, stage, src, spill, names, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	slog.Debug("import step", "step", "stage", "rows", staged.rows, "took", time.Since(started))
+	if staged.rows == 0 {
 		return nil, &report.ParseError{Expected: "the report has no rows"}
 	}
 	started = time.Now()
@@ -103,6 +107,9 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	slog.Debug("import step", "step", "duplicates", "took", time.Since(started))
 	rec := &PeriodRecord{Period: meta.Period, Layout: string(meta.Layout), SourceName: meta.Name, SHA256: opts.SHA256,
 		Rolling: meta.Rolling, ImportedAt: time.Now().UTC(), ImportedBy: opts.ImportedBy, Warnings: warnings}
+	if warnings == nil { // every staged row stays: the period record's counts are the staging's
+		rec.Rows, rec.DeepestRank, rec.TermsWith = int(staged.rows), int(staged.deepest), staged.with
+	}
 	tx, err := beginTx(ctx, conn)
 	if err != nil {
 		return nil, err
@@ -127,7 +134,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	// and, when this period is the newest, the measures read them.
 	rows := stage + "_rows"
 	defer conn.ExecContext(context.Background(), `drop table if exists `+rows)
-	if err := w.load(ctx, tx, stage, spill, rec, rows); err != nil {
+	if err := w.load(ctx, tx, stage, spill, names, rec, rows); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
@@ -182,7 +189,19 @@ var stageColumns = [][2]string{{"ord", "integer"}, {"line", "integer"}, {"term",
 	{"asin1", "varchar"}, {"click1", "smallint"}, {"conv1", "smallint"},
 	{"asin2", "varchar"}, {"click2", "smallint"}, {"conv2", "smallint"},
 	{"asin3", "varchar"}, {"click3", "smallint"}, {"conv3", "smallint"},
-	{"brand1", "varchar"}, {"brand2", "varchar"}, {"brand3", "varchar"}, {"cat1", "varchar"}, {"cat2", "varchar"}, {"cat3", "varchar"}}
+	{"brand1", "integer"}, {"brand2", "integer"}, {"brand3", "integer"}, {"cat1", "integer"}, {"cat2", "integer"}, {"cat3", "integer"}}
+
+// stageNames are the brand and category dictionaries the staged rows' ids come from.
+type stageNames struct{ brands, categories *nameIDs }
+
+func loadNames(ctx context.Context, conn *sql.Conn) (stageNames, error) {
+	brands, err := loadNameIDs(ctx, conn, "brand")
+	if err != nil {
+		return stageNames{}, err
+	}
+	categories, err := loadNameIDs(ctx, conn, "category")
+	return stageNames{brands, categories}, err
+}
 
 // stageDDL and stageCSVColumns describe stageColumns for CREATE TABLE and read_csv.
 func stageDDL() string {
@@ -208,16 +227,16 @@ func stageCSVColumns() string {
 // a file next to the store that DuckDB reads once written. DuckDB's appender took ~4 s per
 // million rows, twice DuckDB's whole parse of the original file. Nothing of the file is held
 // in Go memory beyond a few batches of rows.
-func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, spill *titleSpill, progress func(int64)) (int64, error) {
+func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, spill *titleSpill, names stageNames, progress func(int64)) (stagedCounts, error) {
 	if _, err := conn.ExecContext(ctx, `create temp table `+stage+` (`+stageDDL()+`)`); err != nil {
-		return 0, fmt.Errorf("import: stage: %w", err)
+		return stagedCounts{}, fmt.Errorf("import: stage: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	count := newRowCounter(progress)
 	batches, readErr := readBatches(ctx, src)
 	if !stageThroughPipe {
-		return w.stageThroughFile(ctx, conn, stage, batches, readErr, spill, count)
+		return w.stageThroughFile(ctx, conn, stage, batches, readErr, spill, names, count)
 	}
 	// Our read ends stay open until the end, so rows written before DuckDB opens its own are
 	// kept; DuckDB sees the end of each pipe when its writer closes the write end.
@@ -226,7 +245,7 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	for range stagePipes {
 		r, wr, err := os.Pipe()
 		if err != nil {
-			return 0, fmt.Errorf("import: stage pipe: %w", err)
+			return stagedCounts{}, fmt.Errorf("import: stage pipe: %w", err)
 		}
 		defer r.Close()
 		defer wr.Close()
@@ -237,7 +256,7 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	written := make(chan error, len(writeEnds))
 	for _, wr := range writeEnds {
 		go func() {
-			err := writeBatches(wr, batches, spill, count)
+			err := writeBatches(wr, batches, spill, names, count)
 			if cerr := wr.Close(); err == nil && cerr != nil {
 				err = fmt.Errorf("import: stage pipe: %w", cerr)
 			}
@@ -265,55 +284,56 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	parseErr := <-readErr
 	switch {
 	case parseErr != nil && !errors.Is(parseErr, context.Canceled):
-		return count.n, parseErr // the parser's precise message first
+		return count.stagedCounts, parseErr // the parser's precise message first
 	case loadErr != nil:
-		return count.n, loadErr
+		return count.stagedCounts, loadErr
 	case writeErr != nil:
-		return count.n, writeErr
+		return count.stagedCounts, writeErr
 	case parseErr != nil:
-		return count.n, parseErr
+		return count.stagedCounts, parseErr
 	}
 	count.done()
-	return count.n, nil
+	return count.stagedCounts, nil
 }
 
 // stagePipes is how many pipes DuckDB reads the staged rows from, one thread each.
 const stagePipes = 2
 
 // stageThroughFile writes the normalised rows to a file, then loads it.
-func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, batches <-chan rowBatch, readErr <-chan error, spill *titleSpill, count *rowCounter) (int64, error) {
+func (w *Warehouse) stageThroughFile(ctx context.Context, conn *sql.Conn, stage string, batches <-chan rowBatch, readErr <-chan error, spill *titleSpill, names stageNames, count *rowCounter) (stagedCounts, error) {
 	f, err := os.CreateTemp(w.dir, stage+"-*.csv")
 	if err != nil {
-		return 0, fmt.Errorf("import: stage file: %w", err)
+		return stagedCounts{}, fmt.Errorf("import: stage file: %w", err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	if err := writeBatches(f, batches, spill, count); err != nil {
-		return count.n, err
+	if err := writeBatches(f, batches, spill, names, count); err != nil {
+		return count.stagedCounts, err
 	}
 	if err := <-readErr; err != nil {
-		return count.n, err
+		return count.stagedCounts, err
 	}
 	count.done()
-	return count.n, loadStage(ctx, conn, stage, []string{f.Name()})
+	return count.stagedCounts, loadStage(ctx, conn, stage, []string{f.Name()})
 }
 
 // writeBatches writes rows as CSV in stageColumns' order, and their titles to the spill,
 // until batches closes.
-func writeBatches(out io.Writer, batches <-chan rowBatch, spill *titleSpill, count *rowCounter) error {
+func writeBatches(out io.Writer, batches <-chan rowBatch, spill *titleSpill, names stageNames, count *rowCounter) error {
 	bw := bufio.NewWriterSize(out, 1<<20)
 	cw := csv.NewWriter(bw)
 	rec := make([]string, len(stageColumns))
+	brands, categories := names.brands.cache(), names.categories.cache()
 	for batch := range batches {
 		if err := spill.add(batch.first, batch.rows); err != nil {
 			return err
 		}
 		for i := range batch.rows {
-			if err := cw.Write(stageRecord(rec, batch.first+i, &batch.rows[i])); err != nil {
+			if err := cw.Write(stageRecord(rec, batch.first+i, &batch.rows[i], brands, categories)); err != nil {
 				return fmt.Errorf("import: stage: %w", err)
 			}
 		}
-		count.add(len(batch.rows))
+		count.add(batch.rows)
 	}
 	if cw.Flush(); cw.Error() != nil {
 		return fmt.Errorf("import: stage: %w", cw.Error())
@@ -324,24 +344,57 @@ func writeBatches(out io.Writer, batches <-chan rowBatch, spill *titleSpill, cou
 	return nil
 }
 
+// stagedCounts are the period record's counts of the staged rows: rows, the deepest rank, and
+// terms with 0, 1, 2 and 3 products. Counted as the rows are written, they spare a scan of the
+// staging table (0.35 s for 2.67M rows).
+type stagedCounts struct {
+	rows    int64
+	deepest int32
+	with    [4]int
+}
+
+func (c *stagedCounts) count(rows []report.Row) {
+	for i := range rows {
+		products := 0
+		for _, p := range rows[i].Products {
+			if p.ASIN != "" {
+				products++
+			}
+		}
+		c.with[products]++
+		c.deepest = max(c.deepest, rows[i].Rank)
+	}
+	c.rows += int64(len(rows))
+}
+
+func (c *stagedCounts) merge(o stagedCounts) {
+	c.rows += o.rows
+	c.deepest = max(c.deepest, o.deepest)
+	for k := range c.with {
+		c.with[k] += o.with[k]
+	}
+}
+
 // rowCounter counts staged rows across writers and reports progress every 50,000 rows, one
 // report at a time.
 type rowCounter struct {
-	mu       sync.Mutex
-	n        int64
+	mu sync.Mutex
+	stagedCounts
 	reported int64
 	progress func(int64)
 }
 
 func newRowCounter(progress func(int64)) *rowCounter { return &rowCounter{progress: progress} }
 
-func (c *rowCounter) add(rows int) {
+func (c *rowCounter) add(rows []report.Row) {
+	var batch stagedCounts
+	batch.count(rows)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.n += int64(rows)
-	if c.progress != nil && c.n-c.reported >= 50_000 {
-		c.reported = c.n
-		c.progress(c.n)
+	c.merge(batch)
+	if c.progress != nil && c.rows-c.reported >= 50_000 {
+		c.reported = c.rows
+		c.progress(c.rows)
 	}
 }
 
@@ -350,7 +403,7 @@ func (c *rowCounter) done() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.progress != nil {
-		c.progress(c.n)
+		c.progress(c.rows)
 	}
 }
 
@@ -441,15 +494,15 @@ func readBatches(ctx context.Context, src RowSource) (<-chan rowBatch, <-chan er
 	return batches, errc
 }
 
-// stageRecord fills rec with the values of row ord as stageColumns orders them; an empty
-// field reads back as NULL (a blank share, a missing product).
-func stageRecord(rec []string, ord int, r *report.Row) []string {
+// stageRecord fills rec with the values of row ord as stageColumns orders them, brands and
+// categories as their ids; an empty field reads back as NULL (a blank share, a missing product).
+func stageRecord(rec []string, ord int, r *report.Row, brands, categories *nameCache) []string {
 	rec[0], rec[1], rec[2], rec[3], rec[4] = strconv.Itoa(ord), strconv.Itoa(r.Line), r.Term, strconv.Itoa(int(r.Rank)), r.Department
 	for k, p := range r.Products {
 		rec[5+3*k], rec[6+3*k], rec[7+3*k] = p.ASIN, basisPoints(p.ClickShare), basisPoints(p.ConversionShare)
 	}
 	for k := range 3 {
-		rec[14+k], rec[17+k] = r.Brands[k], r.Categories[k]
+		rec[14+k], rec[17+k] = brands.staged(r.Brands[k]), categories.staged(r.Categories[k])
 	}
 	return rec
 }
@@ -521,7 +574,7 @@ func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, l
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
 // The period's rows are left in the temporary table named rows, sorted by term id, for the
 // measures: fact's columns from term_id on, plus the term and the top ASIN's code.
-func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, rec *PeriodRecord, rows string) error {
+func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, names stageNames, rec *PeriodRecord, rows string) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
 		return err
@@ -540,21 +593,12 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 		{"term ids", `drop table ` + terms + `; drop table ` + newTerms, nil},
 	}
 	ids, newCells := stage+"_asin_ids", stage+"_new_cells"
-	brandsAndCategories := []step{
-		{"brands", `insert into brand select coalesce((select max(id) from brand), 0) + row_number() over (), b from (
-			select distinct b from (select brand1 b from ` + stage + ` union all select brand2 from ` + stage + ` union all select brand3 from ` + stage + `) where b is not null) s
-			where not exists (select 1 from brand x where x.name = s.b)`, nil},
-		{"categories", `insert into category select coalesce((select max(id) from category), 0) + row_number() over (), c from (
-			select distinct c from (select cat1 c from ` + stage + ` union all select cat2 from ` + stage + ` union all select cat3 from ` + stage + `) where c is not null) s
-			where not exists (select 1 from category x where x.name = s.c)`, nil}}
 	periodRows := step{"period rows", `create temp table ` + rows + ` as select t.id term_id, s.rank, s.department,
 			a1.id asin1, a2.id asin2, a3.id asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
-			b1.id brand1, b2.id brand2, b3.id brand3, c1.id cat1, c2.id cat2, c3.id cat3, s.term, s.asin1 code
+			s.brand1, s.brand2, s.brand3, s.cat1, s.cat2, s.cat3, s.term, s.asin1 code
 			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid
 			left join ` + ids + ` a1 on a1.rid = s.rowid and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.rowid and a2.slot = 2
 			left join ` + ids + ` a3 on a3.rid = s.rowid and a3.slot = 3
-			left join brand b1 on b1.name = s.brand1 left join brand b2 on b2.name = s.brand2 left join brand b3 on b3.name = s.brand3
-			left join category c1 on c1.name = s.cat1 left join category c2 on c2.name = s.cat2 left join category c3 on c3.name = s.cat3
 			order by t.id`, nil}
 	run := func(s step) error { return s.run(ctx, tx) }
 	for _, s := range dictionaries {
@@ -570,11 +614,14 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 		return err
 	}
 	slog.Debug("import step", "step", "new asins", "took", time.Since(started))
-	for _, s := range brandsAndCategories {
-		if err := run(s); err != nil {
-			return err
-		}
+	started = time.Now()
+	if err := names.brands.add(ctx, tx, stage, "brand1", "brand2", "brand3"); err != nil {
+		return err
 	}
+	if err := names.categories.add(ctx, tx, stage, "cat1", "cat2", "cat3"); err != nil {
+		return err
+	}
+	slog.Debug("import step", "step", "brands and categories", "took", time.Since(started))
 	if _, err := tx.ExecContext(ctx, `delete from stats_basis where dataset_id = ?`, ds); err != nil {
 		return err
 	}
@@ -603,7 +650,12 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 	return w.recordPeriod(ctx, tx, stage, rec, idx)
 }
 
+// recordPeriod writes the period record, counting the staged rows first unless the staging
+// counted them (rec.Rows > 0).
 func (w *Warehouse) recordPeriod(ctx context.Context, tx *sql.Tx, stage string, rec *PeriodRecord, idx int) error {
+	if rec.Rows > 0 {
+		return w.writePeriodRecord(ctx, tx, rec, idx)
+	}
 	err := tx.QueryRowContext(ctx, `select count(*), max(rank),
 		count(*) filter (where asin1 is null and asin2 is null and asin3 is null),
 		count(*) filter (where (asin1 is not null)::int + (asin2 is not null)::int + (asin3 is not null)::int = 1),
@@ -613,6 +665,10 @@ func (w *Warehouse) recordPeriod(ctx context.Context, tx *sql.Tx, stage string, 
 	if err != nil {
 		return fmt.Errorf("import: period record: %w", err)
 	}
+	return w.writePeriodRecord(ctx, tx, rec, idx)
+}
+
+func (w *Warehouse) writePeriodRecord(ctx context.Context, tx *sql.Tx, rec *PeriodRecord, idx int) error {
 	res, err := tx.ExecContext(ctx, `delete from period where dataset_id = ? and period_idx = ?`, rec.DatasetID, idx)
 	if err != nil {
 		return err

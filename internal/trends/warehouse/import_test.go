@@ -171,3 +171,41 @@ func TestASINSlicesHoldEachASINOnce(t *testing.T) {
 		t.Errorf("bounds of a report without ASINs: %v %v", b, err)
 	}
 }
+
+// The period record's counts, taken while the rows are staged, are those of the stored rows:
+// rows, deepest rank, and terms with 0, 1, 2 and 3 products.
+func TestPeriodRecordCountsTheStoredRows(t *testing.T) {
+	w := openTemp(t)
+	var recs []*PeriodRecord
+	for _, f := range seriesFiles(t, 3) {
+		recs = append(recs, importFiles(t, w, "ws", f))
+	}
+	mixed := week(5, nil)
+	for products := range 4 {
+		for i := range products + 1 { // 1 term with no product, 2 with one, ...
+			r := report.Row{Line: len(mixed.rows) + 3, Term: fmt.Sprintf("term %d/%d", products, i), Rank: int32(900 + len(mixed.rows))}
+			for k := range products {
+				r.Products[k] = report.Product{ASIN: fmt.Sprintf("B0MIX%d%d%03d", products, i, k), ClickShare: report.NoShare, ConversionShare: report.NoShare}
+			}
+			for k := products; k < 3; k++ {
+				r.Products[k] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+			}
+			mixed.rows = append(mixed.rows, r)
+		}
+	}
+	recs = append(recs, load(t, w, "ws", mixed))
+	if fmt.Sprint(recs[3].Rows, recs[3].DeepestRank, recs[3].TermsWith) != "10 909 [1 2 3 4]" {
+		t.Fatalf("mixed week's record %+v", recs[3])
+	}
+	for _, rec := range recs {
+		var c PeriodRecord
+		err := w.db.QueryRow(`select count(*), max(rank),
+			count(*) filter (where (asin1 is not null)::int + (asin2 is not null)::int + (asin3 is not null)::int = 0), count(*) filter (where (asin1 is not null)::int + (asin2 is not null)::int + (asin3 is not null)::int = 1),
+			count(*) filter (where (asin1 is not null)::int + (asin2 is not null)::int + (asin3 is not null)::int = 2), count(*) filter (where (asin1 is not null)::int + (asin2 is not null)::int + (asin3 is not null)::int = 3)
+			from fact where dataset_id = ? and period_idx = ?`, rec.DatasetID, periodIndex(rec.Period)).
+			Scan(&c.Rows, &c.DeepestRank, &c.TermsWith[0], &c.TermsWith[1], &c.TermsWith[2], &c.TermsWith[3])
+		if err != nil || c.Rows != rec.Rows || c.DeepestRank != rec.DeepestRank || c.TermsWith != rec.TermsWith {
+			t.Errorf("%s: record %d rows, deepest %d, %v; stored %d, %d, %v (%v)", rec.Period, rec.Rows, rec.DeepestRank, rec.TermsWith, c.Rows, c.DeepestRank, c.TermsWith, err)
+		}
+	}
+}

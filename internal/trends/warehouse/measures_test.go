@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"testing"
@@ -327,5 +328,60 @@ func TestTermRanges(t *testing.T) {
 		if next != c.maxID+1 || int64(len(ranges)) != (c.maxID+c.most)/c.most {
 			t.Fatalf("%+v: %v", c, ranges)
 		}
+	}
+}
+
+// Brands and categories are numbered while the rows are staged: each name is stored once
+// however many imports and rows bring it, a refused import adds none, and a lenient import
+// does not add the names only a dropped row carried.
+func TestBrandAndCategoryNamesAreStoredOnce(t *testing.T) {
+	w := openTemp(t)
+	names := func() (all []string) {
+		rows, err := w.db.Query(`select 'b:' || name from brand union all select 'c:' || name from category order by 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n string
+			rows.Scan(&n)
+			all = append(all, n)
+		}
+		return all
+	}
+	withNames := func(src *memSource, extra ...report.Row) *memSource {
+		for i := range src.rows {
+			src.rows[i].Brands = [3]string{"Acme", "Zed"}
+			src.rows[i].Categories = [3]string{"Home"}
+		}
+		src.rows = append(src.rows, extra...)
+		return src
+	}
+	dropped := report.Row{Line: 99, Term: "a", Rank: 7, Brands: [3]string{"Only In A Dropped Row"}, Categories: [3]string{"Dropped Category"}}
+	broken := withNames(week(0, map[string]int{"a": 1, "b": 2}), dropped)
+	if _, err := w.Import(context.Background(), broken, ImportOptions{Workspace: "ws"}); err == nil {
+		t.Fatal("a duplicate term was accepted")
+	}
+	if got := names(); len(got) != 0 {
+		t.Fatalf("the refused import stored names: %v", got)
+	}
+	broken.i = 0
+	if _, err := w.Import(context.Background(), broken, ImportOptions{Workspace: "ws", Lenient: true}); err != nil {
+		t.Fatal(err)
+	}
+	newName := report.Row{Line: 50, Term: "c", Rank: 3, Brands: [3]string{"Zed", "Newco"}, Categories: [3]string{"Garden", "Home"}}
+	load(t, w, "ws", withNames(week(1, map[string]int{"a": 2, "b": 1}), newName), withNames(week(2, map[string]int{"a": 1})))
+	want := []string{"b:Acme", "b:Newco", "b:Zed", "c:Garden", "c:Home"}
+	if got := names(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("names %v, want %v", got, want)
+	}
+	d := dataset(t, w, "ws")
+	h, err := w.TermHistories(context.Background(), d, []string{"c"})
+	if err != nil || len(h) != 1 {
+		t.Fatal(err)
+	}
+	p := h[0].Points[1]
+	if fmt.Sprint(p.Brands, p.Categories) != "[Zed Newco] [Garden Home]" {
+		t.Fatalf("week 2 of c: brands %v, categories %v", p.Brands, p.Categories)
 	}
 }
