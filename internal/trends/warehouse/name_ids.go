@@ -59,8 +59,8 @@ func (d *nameIDs) id(name string) int32 {
 	return id
 }
 
-// add inserts the new names that rows (the period's rows, after any lenient drop) refer to in
-// columns.
+// add inserts the new names that the staged rows (the table named rows, after any lenient
+// drop) refer to in columns.
 func (d *nameIDs) add(ctx context.Context, tx *sql.Tx, rows string, columns ...string) error {
 	if len(d.added) == 0 {
 		return nil
