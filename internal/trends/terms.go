@@ -30,7 +30,7 @@ func exploreQuery(r *http.Request) (warehouse.ExploreQuery, error) {
 		MinPeriods: p.intIn("minPeriods", 0, 1, 100000),
 		Sort:       p.oneOf("sort", "rank", sorts),
 		Desc:       p.oneOf("order", "asc", []string{"asc", "desc"}) == "desc",
-		Limit:      p.intIn("limit", 100, 1, 1000),
+		Limit:      p.intIn("limit", 100, 1, warehouse.MaxPage),
 		Offset:     p.intIn("offset", 0, 0, 1<<31-1),
 	}
 	if p.err == nil && q.MinRank > 0 && q.MaxRank > 0 && q.MinRank > q.MaxRank {
