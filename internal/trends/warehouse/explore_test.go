@@ -41,7 +41,7 @@ func TestExplorePageReadsOnlyItsRows(t *testing.T) {
 	}
 	// The page's scan must get the page's row ids as an exact filter, not only their range and a
 	// Bloom filter: a range of scattered rows covers nearly the whole table, and every column
-	// of it was read (60–250 ms per page on the 3M-term benchmark set, 10–50 ms with the list).
+	// of it was read (58–353 ms per page on the 3M-term benchmark set, 15–53 ms with the list).
 	fetches := 0
 	for _, n := range planNodes(root) {
 		info, _ := n["extra_info"].(map[string]any)

@@ -97,10 +97,10 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 // pageFilterSetting lets a join whose build side holds up to a page of rows (MaxPage) filter
 // the scan on its other side by those exact values. A list's page is fetched from term_stats
 // by row id (Explore); with DuckDB's default of 50, a page of 100 row ids reached the scan only
-// as their smallest and largest, so it read every column of nearly every row in between —
-// after a few hundred history lookups had pushed term_stats out of the buffer pool, 60–250 ms
-// per page instead of 10–50 (3M terms, machine I). Explore substring p50/p95 61/159–221 ms →
-// 45–49/111–114 ms (the same 40 searches after 230 lookups, two runs each, alternating).
+// as their smallest and largest and a Bloom filter, so it read every column of nearly every row
+// in between — after a few hundred history lookups had pushed term_stats out of the buffer
+// pool, 58–353 ms per page instead of 15–53 (3M terms, machine I). Explore substring p50/p95
+// 81–90/140–186 ms → 35–45/54–65 ms (one process switching the setting between searches).
 var pageFilterSetting = fmt.Sprintf("SET dynamic_or_filter_threshold = %d", MaxPage)
 
 // WarmLists reads term_stats into DuckDB's buffers in the background; the server calls it after
