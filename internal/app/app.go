@@ -82,6 +82,9 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
 	a.Warehouse.WarmLists()
 	a.closers = append(a.closers, a.Warehouse.Close)
+	if err := a.Warehouse.ResumeCopies(ctx); err != nil {
+		return nil, err
+	}
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	a.closers = append(a.closers, trendsSvc.Close)
 	deps.Trends = trendsSvc.Handler()

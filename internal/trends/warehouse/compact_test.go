@@ -2,8 +2,11 @@ package warehouse
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -288,5 +291,106 @@ func TestLongWindowMeasures(t *testing.T) {
 	}
 	if p := termRow(t, w, d, "plain"); p.ComingUp == nil || *p.ComingUp != 0 || p.Changes[3] == nil || *p.Changes[3] != 0 {
 		t.Errorf("a steady term: coming-up %v, 52-period change %v, want 0 and 0", p.ComingUp, p.Changes[3])
+	}
+}
+
+// The copies are kept in a file of their own, written in small blocks, and nothing of them is
+// left in the store itself.
+func TestCopiesLiveInTheirOwnFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trends.duckdb")
+	w, err := OpenFile(ctx, path, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeChecked(t, w)
+	load(t, w, "ws", week(0, map[string]int{"a": 1}), week(1, map[string]int{"a": 2}))
+	d := dataset(t, w, "ws")
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "trends-copy.duckdb")); err != nil {
+		t.Fatalf("copy file: %v", err)
+	}
+	var blockSize int
+	if err := w.db.QueryRowContext(ctx, `select block_size from pragma_database_size() where database_name = ?`, copyDB).Scan(&blockSize); err != nil {
+		t.Fatal(err)
+	}
+	if blockSize != copyBlockSize {
+		t.Fatalf("the copy file's blocks are %d bytes, want %d", blockSize, copyBlockSize)
+	}
+	var inCopy, inStore int
+	err = w.db.QueryRowContext(ctx, `select count(*) filter (where database_name = ?), count(*) filter (where database_name = current_database())
+		from duckdb_tables() where table_name like 'fact\_by\_term\_%' escape '\' or table_name = 'compacted'`, copyDB).Scan(&inCopy, &inStore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inCopy != 2 || inStore != 0 {
+		t.Fatalf("copy tables: %d in the copy file (want the copy and its index), %d in the store (want none)", inCopy, inStore)
+	}
+}
+
+// A store whose copies are missing (the copy file lost, or a store written before the copies
+// had a file of their own, which kept them in the store) answers from fact, drops the old
+// copies when it opens, and ResumeCopies rebuilds them in the copy file.
+func TestMissingCopiesAreRebuilt(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "trends.duckdb")
+	w, err := OpenFile(ctx, path, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []*memSource
+	for i := range CompactAfter {
+		sources = append(sources, week(i, map[string]int{"a": i + 1, "b": 20 - i}))
+	}
+	load(t, w, "ws", sources...)
+	w.WaitBackground()
+	d := dataset(t, w, "ws")
+	want := ranksOf(t, w, d, "a")
+	closeChecked(t, w)
+
+	// What an older version left: the copy and its index inside the store, no copy file.
+	for _, f := range []string{"trends-copy.duckdb", "trends-copy.duckdb.wal"} {
+		if err := os.Remove(filepath.Join(filepath.Dir(path), f)); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	old, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.ExecContext(ctx, fmt.Sprintf(`create table compacted (dataset_id integer not null, period_idx integer not null);
+		insert into compacted select dataset_id, period_idx from period;
+		create table fact_by_term_%d as select %s from fact order by term_id, period_idx`, d.ID, factColumns))
+	if cerr := old.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+
+	w, err = OpenFile(ctx, path, "512MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeChecked(t, w)
+	var left int
+	if err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_tables() where database_name = current_database()
+		and (table_name = 'compacted' or table_name like 'fact\_by\_term\_%' escape '\')`).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d old copy tables left in the store (%v)", left, err)
+	}
+	if n, err := uncompacted(ctx, w.db, d.ID); err != nil || n != CompactAfter {
+		t.Fatalf("%d periods outside the copy, want all %d (%v)", n, CompactAfter, err)
+	}
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("history without the copy %v, want %v", got, want)
+	}
+	if err := w.ResumeCopies(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitBackground()
+	if n, err := uncompacted(ctx, w.db, d.ID); err != nil || n != 0 {
+		t.Fatalf("after ResumeCopies %d periods are outside the copy (%v)", n, err)
+	}
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("history from the rebuilt copy %v, want %v", got, want)
 	}
 }

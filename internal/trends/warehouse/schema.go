@@ -52,8 +52,9 @@ var schema = []string{
 	// The period a dataset's stats_next_<id> was prepared after, and the state of its period
 	// records then (next_stats.go).
 	`create table if not exists stats_next_basis (dataset_id integer not null, period_idx integer not null, fingerprint varchar not null)`,
-	// Which periods a dataset's term-ordered copy (fact_by_term_<id>, compact.go) holds.
-	`create table if not exists compacted (dataset_id integer not null, period_idx integer not null)`,
+	// Which periods, as of which import, a dataset's term-ordered copy (fact_by_term_<id> in the
+	// copy file, compact.go) holds.
+	`create table if not exists ` + copyDB + `.compacted (dataset_id integer not null, period_idx integer not null, imported_at timestamp not null)`,
 	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
 	// few dozen rows instead of joining its picks back into 3M term_stats rows.
 	`drop table if exists overview_terms`,
@@ -68,6 +69,9 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 		if _, err := w.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("warehouse: schema: %w", err)
 		}
+	}
+	if err := dropOldCopies(ctx, w.db); err != nil {
+		return fmt.Errorf("warehouse: schema: %w", err)
 	}
 	if err := w.upgradeTermStats(ctx); err != nil {
 		return fmt.Errorf("warehouse: schema: %w", err)

@@ -88,10 +88,13 @@ func (w *Warehouse) snapshot(ctx context.Context, ds int) (*sql.Tx, map[int]bool
 	return tx, periods, nil
 }
 
-// periodStates maps each loaded period to whether the term-ordered copy holds it.
+// periodStates maps each loaded period to whether the term-ordered copy holds its current rows
+// (compact.go).
 func periodStates(ctx context.Context, tx *sql.Tx, ds int) (map[int]bool, error) {
 	rows, err := tx.QueryContext(ctx, `select p.period_idx, c.period_idx is not null from period p
-		left join compacted c on c.dataset_id = p.dataset_id and c.period_idx = p.period_idx where p.dataset_id = ?`, ds)
+		left join `+copyDB+`.compacted c on c.dataset_id = p.dataset_id and c.period_idx = p.period_idx
+			and c.imported_at = p.imported_at
+		where p.dataset_id = ?`, ds)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,8 @@ type Warehouse struct {
 // nameCacheSize bounds the names cache: ~100k names of up to a few hundred bytes (~20 MB).
 const nameCacheSize = 100_000
 
-// Open opens (creating) dataDir/trends.duckdb with DuckDB's memory limit set.
+// Open opens (creating) dataDir/trends.duckdb, and beside it the copy file trends-copy.duckdb
+// (compact.go), with DuckDB's memory limit set.
 func Open(ctx context.Context, dataDir, memoryLimit string) (*Warehouse, error) {
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func Open(ctx context.Context, dataDir, memoryLimit string) (*Warehouse, error) 
 	return OpenFile(ctx, filepath.Join(dataDir, "trends.duckdb"), memoryLimit)
 }
 
-// OpenFile opens the DuckDB file at path.
+// OpenFile opens the DuckDB file at path and its copy file (copyPath).
 func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error) {
 	connector, err := duckdb.NewConnector(path, nil)
 	if err != nil {
@@ -79,6 +80,10 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 	if _, err := db.ExecContext(ctx, pageFilterSetting); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("warehouse: %w", err)
+	}
+	if err := attachCopies(ctx, db, path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("warehouse: open %s: %w", copyPath(path), err)
 	}
 	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
 	w := &Warehouse{db: db, dir: filepath.Dir(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
