@@ -82,8 +82,10 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
 	a.Warehouse.WarmLists()
 	a.closers = append(a.closers, a.Warehouse.Close)
+	// History answers from the facts until a missing copy is rebuilt, so a failure here is
+	// logged, not fatal.
 	if err := a.Warehouse.ResumeCopies(ctx); err != nil {
-		return nil, err
+		slog.Error("trends: checking the term-ordered copies", "err", err)
 	}
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	a.closers = append(a.closers, trendsSvc.Close)
