@@ -94,11 +94,13 @@ func (w *Warehouse) compact(ctx context.Context, ds int) error {
 // uncompacted counts the periods history must read from fact.
 func uncompacted(ctx context.Context, q queryer, ds int) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `select count(*) from period p where p.dataset_id = ?
-		and not exists (select 1 from `+copyDB+`.compacted c where c.dataset_id = p.dataset_id
-			and c.period_idx = p.period_idx and c.imported_at = p.imported_at)`, ds).Scan(&n)
+	err := q.QueryRowContext(ctx, `select count(*) from period p where p.dataset_id = ? and `+outsideCopy, ds).Scan(&n)
 	return n, err
 }
+
+// outsideCopy holds for a period record p whose current rows the copy does not hold.
+const outsideCopy = `not exists (select 1 from ` + copyDB + `.compacted c where c.dataset_id = p.dataset_id
+	and c.period_idx = p.period_idx and c.imported_at = p.imported_at)`
 
 // removePeriodFacts deletes a period's facts (before a replacement or for a deletion) and keeps
 // the term ids it held in a temporary table for adjustPresence (which drops it). The copy's
@@ -136,8 +138,7 @@ func (w *Warehouse) compactIfDue(ctx context.Context, ds int) {
 // the copies into their own file, or when the copy file was lost (history reads fact until
 // then). The server calls it once the store is open.
 func (w *Warehouse) ResumeCopies(ctx context.Context) error {
-	due, err := queryColumn[int](ctx, w.db, `select p.dataset_id from period p where not exists (select 1 from `+copyDB+`.compacted c
-		where c.dataset_id = p.dataset_id and c.period_idx = p.period_idx and c.imported_at = p.imported_at)
+	due, err := queryColumn[int](ctx, w.db, `select p.dataset_id from period p where `+outsideCopy+`
 		group by p.dataset_id having count(*) >= ?`, CompactAfter)
 	if err != nil {
 		return err
