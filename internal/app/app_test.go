@@ -7,10 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/app"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/testkit"
+	"github.com/sellertrends/sellertrends/internal/trends/demo"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 func load(t *testing.T, vars map[string]string) *config.Config {
@@ -49,5 +52,40 @@ func TestBuildFailsCleanly(t *testing.T) {
 	a, err := app.Build(context.Background(), cfg, testkit.SQLite(t), app.Options{Secret: testkit.Secret})
 	if err == nil || a != nil {
 		t.Fatalf("built over an impossible DATA_DIR: %v", err)
+	}
+}
+
+// A store whose term-ordered copies are missing (the copy file lost, or a store from before
+// the copies had their own file) gets them rebuilt in the background once the server starts.
+func TestBuildRebuildsMissingCopies(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	wh, err := warehouse.Open(ctx, dir, "256MB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := demo.Size{Terms: 300, Weeks: 12, Seed: 3, End: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)}
+	if err := demo.BuildDirect(ctx, wh, "ws", size, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "trends-copy.duckdb")); err != nil {
+		t.Fatal(err)
+	}
+	cfg := load(t, map[string]string{"DATA_DIR": dir, "DUCKDB_MEMORY_LIMIT": "256MB", "DUCKDB_IMPORT_MEMORY_LIMIT": "256MB"})
+	a, err := app.Build(ctx, cfg, testkit.SQLite(t), app.Options{Secret: testkit.Secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Warehouse.WaitBackground()
+	var copied int
+	if err := a.Warehouse.DB().QueryRowContext(ctx, `select count(*) from term_copy.compacted`).Scan(&copied); err != nil {
+		t.Fatal(err)
+	}
+	if copied != size.Weeks {
+		t.Fatalf("the copy holds %d periods after the start, want all %d", copied, size.Weeks)
 	}
 }
