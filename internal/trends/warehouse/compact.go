@@ -98,9 +98,12 @@ func uncompacted(ctx context.Context, q queryer, ds int) (int, error) {
 	return n, err
 }
 
-// outsideCopy holds for a period record p whose current rows the copy does not hold.
-const outsideCopy = `not exists (select 1 from ` + copyDB + `.compacted c where c.dataset_id = p.dataset_id
-	and c.period_idx = p.period_idx and c.imported_at = p.imported_at)`
+// copyHolds matches a row c of the copy's index to the period record p whose current rows
+// the copy holds: the copy was built from the period's present import.
+const copyHolds = `c.dataset_id = p.dataset_id and c.period_idx = p.period_idx and c.imported_at = p.imported_at`
+
+// outsideCopy holds for a period record p that history must read from fact.
+const outsideCopy = `not exists (select 1 from ` + copyDB + `.compacted c where ` + copyHolds + `)`
 
 // removePeriodFacts deletes a period's facts (before a replacement or for a deletion) and keeps
 // the term ids it held in a temporary table for adjustPresence (which drops it). The copy's
@@ -152,16 +155,5 @@ func (w *Warehouse) ResumeCopies(ctx context.Context) error {
 // dropOldCopies drops the copies and their index that stores written before the copy file kept
 // in the store itself; ResumeCopies rebuilds them in the copy file.
 func dropOldCopies(ctx context.Context, db *sql.DB) error {
-	old, err := queryColumn[string](ctx, db, `select table_name from duckdb_tables() where database_name = current_database()
-		and (table_name = 'compacted' or table_name like 'fact\_by\_term\_%' escape '\')`)
-	if err != nil {
-		return err
-	}
-	for _, name := range old {
-		// The name matched our own patterns; quote it anyway.
-		if _, err := db.ExecContext(ctx, `drop table if exists "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
-			return err
-		}
-	}
-	return nil
+	return dropMatchingTables(ctx, db, `(table_name = 'compacted' or table_name like 'fact\_by\_term\_%' escape '\')`)
 }

@@ -299,10 +299,7 @@ func TestLongWindowMeasures(t *testing.T) {
 func TestCopiesLiveInTheirOwnFile(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "trends.duckdb")
-	w, err := OpenFile(ctx, path, "512MB")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openAt(t, path)
 	defer closeChecked(t, w)
 	load(t, w, "ws", week(0, map[string]int{"a": 1}), week(1, map[string]int{"a": 2}))
 	d := dataset(t, w, "ws")
@@ -319,14 +316,14 @@ func TestCopiesLiveInTheirOwnFile(t *testing.T) {
 	if blockSize != copyBlockSize {
 		t.Fatalf("the copy file's blocks are %d bytes, want %d", blockSize, copyBlockSize)
 	}
-	var inCopy, inStore int
-	err = w.db.QueryRowContext(ctx, `select count(*) filter (where database_name = ?), count(*) filter (where database_name = current_database())
-		from duckdb_tables() where table_name like 'fact\_by\_term\_%' escape '\' or table_name = 'compacted'`, copyDB).Scan(&inCopy, &inStore)
+	var copyTables, storeTables int
+	err := w.db.QueryRowContext(ctx, `select count(*) filter (where database_name = ?), count(*) filter (where database_name = current_database())
+		from duckdb_tables() where table_name like 'fact\_by\_term\_%' escape '\' or table_name = 'compacted'`, copyDB).Scan(&copyTables, &storeTables)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inCopy != 2 || inStore != 0 {
-		t.Fatalf("copy tables: %d in the copy file (want the copy and its index), %d in the store (want none)", inCopy, inStore)
+	if copyTables != 2 || storeTables != 0 {
+		t.Fatalf("copy tables: %d in the copy file (want the copy and its index), %d in the store (want none)", copyTables, storeTables)
 	}
 }
 
@@ -336,10 +333,7 @@ func TestCopiesLiveInTheirOwnFile(t *testing.T) {
 func TestMissingCopiesAreRebuilt(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "trends.duckdb")
-	w, err := OpenFile(ctx, path, "512MB")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := openAt(t, path)
 	var sources []*memSource
 	for i := range CompactAfter {
 		sources = append(sources, week(i, map[string]int{"a": i + 1, "b": 20 - i}))
@@ -367,10 +361,7 @@ func TestMissingCopiesAreRebuilt(t *testing.T) {
 		t.Fatal(err, cerr)
 	}
 
-	w, err = OpenFile(ctx, path, "512MB")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w = openAt(t, path)
 	defer closeChecked(t, w)
 	var left int
 	if err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_tables() where database_name = current_database()

@@ -11,11 +11,18 @@ import (
 
 func openTemp(t *testing.T) *Warehouse {
 	t.Helper()
-	w, err := OpenFile(context.Background(), filepath.Join(t.TempDir(), "t.duckdb"), "512MB")
+	w := openAt(t, filepath.Join(t.TempDir(), "t.duckdb"))
+	t.Cleanup(func() { closeChecked(t, w) })
+	return w
+}
+
+// openAt opens the store at path with a 512 MB memory limit; the caller closes it.
+func openAt(t *testing.T, path string) *Warehouse {
+	t.Helper()
+	w, err := OpenFile(context.Background(), path, "512MB")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { closeChecked(t, w) })
 	return w
 }
 

@@ -158,13 +158,19 @@ func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
 			return err
 		}
 	}
-	tables, err := queryColumn[string](ctx, w.db, `select table_name from duckdb_tables() where not temporary and table_name like 'stage\_%' escape '\'`)
+	return dropMatchingTables(ctx, w.db, `not temporary and table_name like 'stage\_%' escape '\'`)
+}
+
+// dropMatchingTables drops the store's tables that match cond, a condition on duckdb_tables()
+// written by us.
+func dropMatchingTables(ctx context.Context, db *sql.DB, cond string) error {
+	tables, err := queryColumn[string](ctx, db, `select table_name from duckdb_tables() where database_name = current_database() and `+cond)
 	if err != nil {
 		return err
 	}
 	for _, name := range tables {
-		// The name matched our own "stage_<hex>" pattern; quote it anyway.
-		if _, err := w.db.ExecContext(ctx, `drop table if exists "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
+		// The name matched one of our own patterns; quote it anyway.
+		if _, err := db.ExecContext(ctx, `drop table if exists "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
 			return err
 		}
 	}
