@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +84,57 @@ func TestHistoryFindsTermsAbsentFromTheLatestPeriod(t *testing.T) {
 	}
 	if h := hs[2]; !h.Found || fmt.Sprint(ranks(h)) != "[1 3]" {
 		t.Errorf("kept: found %v, ranks %v", h.Found, ranks(h))
+	}
+}
+
+// Terms' keys order as the terms do (bytes, as DuckDB compares strings), whatever their length
+// or script, so a run of term_stats sorted by term is sorted by key too.
+func TestTermKeysOrderAsTheirTerms(t *testing.T) {
+	w := openTemp(t)
+	terms := []string{"", "a", "a b", "ab", "abcdefgh", "abcdefgh and more", "abcdefgi", "wireless earbuds", "wireless mouse",
+		"zz", "zz top", "éclair", "日本語 ペン", "\u00ff", "100 pack", "~tilde"}
+	var values []string
+	for _, term := range terms {
+		values = append(values, "('"+strings.ReplaceAll(term, "'", "''")+"')")
+	}
+	rows, err := w.db.Query(`select t, ` + termKey("t") + ` from (values ` + strings.Join(values, ", ") + `) v(t) order by t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var prevTerm string
+	var prevKey uint64
+	n := 0
+	for rows.Next() {
+		var term string
+		var key uint64
+		if err := rows.Scan(&term, &key); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 && (key < prevKey || (key == prevKey && prefix8(term) != prefix8(prevTerm))) {
+			t.Errorf("%q has key %x after %q with %x", term, key, prevTerm, prevKey)
+		}
+		prevTerm, prevKey = term, key
+		n++
+	}
+	if n != len(terms) {
+		t.Fatalf("%d keys for %d terms", n, len(terms))
+	}
+}
+
+func prefix8(s string) string { return s[:min(8, len(s))] }
+
+// Terms that share their first 8 bytes (and so their key) are told apart by the lookup.
+func TestHistoryTellsApartTermsSharingAKey(t *testing.T) {
+	w := openTemp(t)
+	load(t, w, "ws", week(0, map[string]int{"wireless earbuds": 1, "wireless earbuds case": 2, "wireless mouse": 3, "wireless": 4}))
+	d := dataset(t, w, "ws")
+	for term, want := range map[string]int{"wireless earbuds": 1, "wireless earbuds case": 2, "wireless mouse": 3, "wireless": 4} {
+		if got := ranksOf(t, w, d, term); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: ranks %v, want [%d]", term, got, want)
+		}
+	}
+	if h, err := w.TermHistories(context.Background(), d, []string{"wireless earbud"}); err != nil || h[0].Found {
+		t.Errorf("a term sharing the key but not in the dataset: %+v, %v", h, err)
 	}
 }

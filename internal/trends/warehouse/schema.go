@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // The schema. Why this shape (docs/trends-engine.md has the measured sizes):
@@ -100,18 +101,30 @@ const termStatsColumns = `dataset_id integer not null, term_id integer using com
 	seasonality double using compression uncompressed, coming_up double using compression uncompressed,
 	spark integer[] using compression uncompressed, brand1 integer using compression uncompressed,
 	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed,
-	asin1_code varchar using compression uncompressed`
+	asin1_code varchar using compression uncompressed, term_key ubigint`
+
+// termKey is the SQL for a term's key: its first 8 bytes as a big-endian number, zero-padded,
+// so keys order as their terms do. term_stats is written in runs sorted by term (one per
+// measures statement, stats.go), and finding a term by its string scanned every string of the
+// row group its run had there, 122,880 of them; the key narrows that to a few vectors first
+// (a term's id: 1.4 / 2.4 ms p50 / p95 against 2.4 / 4.4 ms on the 3M set).
+func termKey(term string) string {
+	return `('0x' || rpad(left(hex(encode(` + term + `)), 16), 16, '0'))::ubigint`
+}
 
 // upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
-// their present form (compressed, or without asin1_code), and empties the overview lists copied
-// from it, which fillMissingOverviews then chooses again. A new store's table already is in
-// that form.
+// their present form (compressed, or without asin1_code or term_key), filling the columns it
+// lacks, and empties the overview lists copied from it, which fillMissingOverviews then chooses
+// again. A new store's table already is in that form.
 func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
-	var current int
-	err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_columns() where database_name = current_database()
-		and schema_name = 'main' and table_name = 'term_stats' and column_name = 'asin1_code'`).Scan(&current)
-	if err != nil || current > 0 {
+	present, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where database_name = current_database()
+		and schema_name = 'main' and table_name = 'term_stats' and column_name in ('asin1_code', 'term_key')`)
+	if err != nil || len(present) == 2 {
 		return err
+	}
+	fill, join := `s.*, `+termKey("s.term")+` as term_key`, ""
+	if !slices.Contains(present, "asin1_code") { // added before term_key: the table is compressed too
+		fill, join = fill+`, a.asin as asin1_code`, ` left join asin a on a.id = s.asin1`
 	}
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
@@ -120,7 +133,7 @@ func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
 	defer tx.Rollback()
 	err = execAll(ctx, tx,
 		`create table term_stats_next (`+termStatsColumns+`)`,
-		`insert into term_stats_next select s.*, a.asin from term_stats s left join asin a on a.id = s.asin1`,
+		`insert into term_stats_next by name select `+fill+` from term_stats s`+join,
 		`drop table term_stats`,
 		`alter table term_stats_next rename to term_stats`,
 		`drop table overview_rows`,

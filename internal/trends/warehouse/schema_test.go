@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// A store whose term_stats was written compressed and without the ASIN's code (before
-// termStatsColumns) gets the present table on open: every row kept, uncompressed, each with
-// its top ASIN's code, and the overview lists chosen again.
+// A store whose term_stats was written compressed and without the ASIN's code and the term's
+// key (before termStatsColumns) gets the present table on open: every row kept, uncompressed,
+// each with its top ASIN's code and its key, and the overview lists chosen again.
 func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "t.duckdb")
@@ -22,7 +22,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 	// Rewrite term_stats and the overview lists as the earlier schema defined them (no
 	// compression clause, no asin1_code).
 	err = execAll(ctx, w.db,
-		`create table term_stats_old as select * exclude (asin1_code) from term_stats`,
+		`create table term_stats_old as select * exclude (asin1_code, term_key) from term_stats`,
 		`drop table term_stats`,
 		`alter table term_stats_old rename to term_stats`,
 		`drop table overview_rows`,
@@ -46,6 +46,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 		t.Fatalf("rows changed: %q, want %q", got, want)
 	}
 	checkASINCodes(t, w)
+	checkTermKeys(t, w)
 	lists, err := w.Overview(ctx, dataset(t, w, "ws"), 1)
 	if err != nil || len(lists["risers"].Rows) == 0 || lists["risers"].Rows[0].TopASIN == "" {
 		t.Fatalf("overview after the upgrade: %v, %+v", err, lists["risers"])
@@ -58,11 +59,52 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 	}
 }
 
-// termStatsDigest digests term_stats' rows, without the ASIN codes.
+// A store whose term_stats has the ASIN codes but not the terms' keys gets them on open, and
+// its terms are found by them.
+func TestOpenAddsTheTermKeys(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	w := openAt(t, path)
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}), week(1, map[string]int{"b": 1, "a": 3}))
+	err := execAll(ctx, w.db,
+		`create table term_stats_old as select * exclude (term_key) from term_stats`,
+		`drop table term_stats`,
+		`alter table term_stats_old rename to term_stats`,
+		`drop table overview_rows`,
+		`create table overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := termStatsDigest(t, w)
+	closeChecked(t, w)
+
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if got := termStatsDigest(t, w); got != want {
+		t.Fatalf("rows changed: %q, want %q", got, want)
+	}
+	checkTermKeys(t, w)
+	checkASINCodes(t, w)
+	if got := ranksOf(t, w, dataset(t, w, "ws"), "a"); !equalInts(got, []int{1, 3}) {
+		t.Fatalf("a's ranks after the upgrade: %v", got)
+	}
+}
+
+// checkTermKeys fails unless every row of term_stats holds its term's key.
+func checkTermKeys(t *testing.T, w *Warehouse) {
+	t.Helper()
+	var rows, wrong int
+	err := w.db.QueryRow(`select count(*), count(*) filter (where term_key is distinct from ` + termKey("term") + `) from term_stats`).Scan(&rows, &wrong)
+	if err != nil || rows == 0 || wrong > 0 {
+		t.Fatalf("term keys: %d rows, %d wrong, %v", rows, wrong, err)
+	}
+}
+
+// termStatsDigest digests term_stats' rows, without the ASIN codes and the terms' keys.
 func termStatsDigest(t *testing.T, w *Warehouse) string {
 	t.Helper()
 	cols, err := queryColumn[string](context.Background(), w.db, `select column_name from duckdb_columns()
-		where table_name = 'term_stats' and column_name <> 'asin1_code' order by column_index`)
+		where table_name = 'term_stats' and column_name not in ('asin1_code', 'term_key') order by column_index`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,7 @@ func measuresSQL(ds, L, offset int, old string, next bool, latest string) string
 	}
 	itoa := strconv.Itoa
 	r := strings.NewReplacer(
-		"{ds}", itoa(ds), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback), "{lookback}", itoa(NewLookback),
+		"{ds}", itoa(ds), "{termKey}", termKey("f.term"), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback), "{lookback}", itoa(NewLookback),
 		"{sparkFrom}", itoa(L-SparkPeriods), "{ago13}", itoa(L-13), "{yearAgo}", itoa(yearAgo), "{yearly}", strings.Join(yearly, ","),
 		"{comingFrom}", itoa(yearAgo+ComingUpFrom), "{comingTo}", itoa(yearAgo+ComingUpTo),
 		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
@@ -227,7 +227,7 @@ const measuresTemplate = `insert into term_stats
 		{S}.seasonality,
 		log2({Y}.r52 / {Y}.best_next_last_year),
 		[{spark}, f.rank],
-		f.brand1, f.cat1, f.asin1, f.code
+		f.brand1, f.cat1, f.asin1, f.code, {termKey}
 	from {latest} f
 	{joins}
 	cross join prev
