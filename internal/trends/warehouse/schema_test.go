@@ -94,7 +94,7 @@ func TestOpenAddsTheTermKeys(t *testing.T) {
 func checkTermKeys(t *testing.T, w *Warehouse) {
 	t.Helper()
 	var rows, wrong int
-	err := w.db.QueryRow(`select count(*), count(*) filter (where term_key is distinct from ` + termKey("term") + `) from term_stats`).Scan(&rows, &wrong)
+	err := w.db.QueryRow(`select count(*), count(*) filter (where term_key is distinct from `+termKey("term")+`) from term_stats`).Scan(&rows, &wrong)
 	if err != nil || rows == 0 || wrong > 0 {
 		t.Fatalf("term keys: %d rows, %d wrong, %v", rows, wrong, err)
 	}
