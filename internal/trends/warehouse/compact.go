@@ -14,9 +14,11 @@ import (
 // different row group for every period and its history touches 156 row groups at full size
 // (stack.md measured 193 ms). A per-dataset copy ordered by (term_id, period_idx) puts a term's
 // whole history in one or two row groups (3.6 ms). Rebuilding it is a full sort, so it is not
-// done on every import: periods imported since the last rebuild are read from fact (a few row
-// groups each, since fact is ordered by term within a period), and the copy is rebuilt in the
-// background once CompactAfter periods have piled up.
+// done on every import: a new period's rows are appended to the copy in the background after
+// its import (sorted by term, so a history reads one more row group per appended period), a
+// replaced one is read from fact (a few row groups, since fact is ordered by term within a
+// period), and the copy is rebuilt in the background once CompactAfter periods sit outside it
+// or in appended runs.
 //
 // The copies live in a file of their own (copyDB), written with 64 KB blocks instead of
 // DuckDB's 256 KB: a history reads a few hundred bytes of each of its 18 columns, and every
@@ -81,7 +83,8 @@ func (w *Warehouse) compact(ctx context.Context, ds int) error {
 	steps := []string{
 		fmt.Sprintf(`create or replace table %s as select %s from fact where dataset_id = %d order by term_id, period_idx`, byTermTable(ds), factColumns, ds),
 		fmt.Sprintf(`delete from %s.compacted where dataset_id = %d`, copyDB, ds),
-		fmt.Sprintf(`insert into %s.compacted select dataset_id, period_idx, imported_at from period where dataset_id = %d`, copyDB, ds),
+		fmt.Sprintf(`insert into %s.compacted (dataset_id, period_idx, imported_at) select dataset_id, period_idx, imported_at
+			from period where dataset_id = %d`, copyDB, ds),
 	}
 	for _, q := range steps {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -125,16 +128,61 @@ func removePeriodFacts(ctx context.Context, tx *sql.Tx, ds, idx int) (old string
 	return old, nil
 }
 
-// compactIfDue rebuilds the copy once enough periods sit outside it (called by the background
-// job after imports). Readers keep reading the old copy (and fact) until the rebuild commits.
+// compactIfDue keeps the copy close to the periods (called by the background job after
+// imports): it rebuilds the copy once CompactAfter periods are read from fact or from appended
+// runs, and otherwise appends the new periods. Readers keep reading the old copy (and fact)
+// until either commits.
 func (w *Warehouse) compactIfDue(ctx context.Context, ds int) {
-	n, err := uncompacted(ctx, w.db, ds)
-	if err != nil || n < CompactAfter {
+	outside, appended, err := copyCoverage(ctx, w.db, ds)
+	if err != nil || outside == 0 {
 		return
 	}
-	if err := w.Compact(ctx, ds); err != nil && ctx.Err() == nil {
-		slog.Error("trends: rebuilding the term-ordered copy failed", "dataset", ds, "err", err)
+	work, what := w.Compact, "rebuilding"
+	if outside+appended < CompactAfter {
+		work, what = w.appendToCopy, "appending to"
 	}
+	if err := work(ctx, ds); err != nil && ctx.Err() == nil {
+		slog.Error("trends: "+what+" the term-ordered copy failed", "dataset", ds, "err", err)
+	}
+}
+
+// copyCoverage counts a dataset's periods read from fact and those read from runs appended to
+// the copy since its last rebuild.
+func copyCoverage(ctx context.Context, q queryer, ds int) (outside, appended int, err error) {
+	err = q.QueryRowContext(ctx, `select count(*) filter (where c.period_idx is null), count(*) filter (where c.appended)
+		from period p left join `+copyDB+`.compacted c on `+copyHolds+` where p.dataset_id = ?`, ds).Scan(&outside, &appended)
+	return outside, appended, err
+}
+
+// appendToCopy appends to an existing copy the rows of the periods it has never held, each
+// sorted by term, and records them as appended. A replaced period is left to the next rebuild:
+// the copy still has its old rows, which history skips but an append would add to.
+func (w *Warehouse) appendToCopy(ctx context.Context, ds int) error {
+	defer w.lockWriter(ctx)()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	fresh, err := queryColumn[int](ctx, tx, `select p.period_idx from period p where p.dataset_id = ?
+		and exists (select 1 from `+copyDB+`.compacted c where c.dataset_id = p.dataset_id)
+		and not exists (select 1 from `+copyDB+`.compacted c where c.dataset_id = p.dataset_id and c.period_idx = p.period_idx)
+		order by p.period_idx`, ds)
+	if err != nil || len(fresh) == 0 {
+		return err
+	}
+	for _, idx := range fresh {
+		err := execAll(ctx, tx,
+			fmt.Sprintf(`insert into %s select %s from fact where dataset_id = %d and period_idx = %d order by term_id`, byTermTable(ds), factColumns, ds, idx),
+			fmt.Sprintf(`insert into %s.compacted select dataset_id, period_idx, imported_at, true from period where dataset_id = %d and period_idx = %d`, copyDB, ds, idx))
+		if err != nil {
+			return fmt.Errorf("append to the copy: %w", err)
+		}
+	}
+	return tx.Commit()
 }
 
 // ResumeCopies starts the background rebuild of every copy that is due: after an upgrade moved

@@ -99,6 +99,66 @@ func TestImportsTriggerCompaction(t *testing.T) {
 	}
 }
 
+// After a rebuild, each new period is appended to the copy in the background; a replaced one
+// is read from fact until the next rebuild, which comes once CompactAfter periods sit outside
+// the copy or in appended runs. History is right throughout.
+func TestNewPeriodsAreAppendedToTheCopy(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	rankOf := func(i int) int { return i + 1 }
+	for i := range CompactAfter {
+		load(t, w, "ws", week(i, map[string]int{"a": rankOf(i), "b": 50 + i}))
+	}
+	d := dataset(t, w, "ws")
+	w.bg.Wait() // the rebuild
+	coverage := func(wantOutside, wantAppended int) {
+		t.Helper()
+		w.bg.Wait()
+		outside, appended, err := copyCoverage(ctx, w.db, d.ID)
+		if err != nil || outside != wantOutside || appended != wantAppended {
+			t.Fatalf("periods outside the copy %d, appended %d (%v); want %d and %d", outside, appended, err, wantOutside, wantAppended)
+		}
+	}
+	coverage(0, 0)
+	want := make([]int, CompactAfter)
+	for i := range want {
+		want[i] = rankOf(i)
+	}
+	load(t, w, "ws", week(CompactAfter, map[string]int{"a": 77, "b": 1}))
+	want = append(want, 77)
+	coverage(0, 1)
+	var rows int
+	if err := w.db.QueryRow(`select count(*) from ` + byTermTable(d.ID) + ` where period_idx = (select max(period_idx) from period)`).Scan(&rows); err != nil || rows != 2 {
+		t.Fatalf("the new period's rows in the copy: %d (%v), want 2", rows, err)
+	}
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("with an appended period %v, want %v", got, want)
+	}
+	// Replacing an appended period leaves it to fact (the copy keeps its old rows, unread).
+	load(t, w, "ws", week(CompactAfter, map[string]int{"a": 66}))
+	want[CompactAfter] = 66
+	coverage(1, 0)
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("with the appended period replaced %v, want %v", got, want)
+	}
+	// New periods are appended until, with the replaced one, CompactAfter are outside the copy's
+	// sorted body; then the copy is rebuilt.
+	for i := CompactAfter + 1; i < 2*CompactAfter-1; i++ {
+		load(t, w, "ws", week(i, map[string]int{"a": rankOf(i)}))
+		want = append(want, rankOf(i))
+		coverage(1, i-CompactAfter)
+		if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+			t.Fatalf("after week %d %v, want %v", i, got, want)
+		}
+	}
+	load(t, w, "ws", week(2*CompactAfter-1, map[string]int{"a": 5}))
+	want = append(want, 5)
+	coverage(0, 0)
+	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
+		t.Fatalf("after the rebuild %v, want %v", got, want)
+	}
+}
+
 // pearson is the correlation of xs and ys.
 func pearson(xs, ys []float64) float64 {
 	n := float64(len(xs))

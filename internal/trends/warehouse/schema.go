@@ -56,6 +56,8 @@ var schema = []string{
 	// Which periods, as of which import, a dataset's term-ordered copy (fact_by_term_<id> in the
 	// copy file, compact.go) holds.
 	`create table if not exists ` + copyDB + `.compacted (dataset_id integer not null, period_idx integer not null, imported_at timestamp not null)`,
+	// appended: the period's rows were appended to the copy after its last rebuild.
+	`alter table ` + copyDB + `.compacted add column if not exists appended boolean default false`,
 	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
 	// few dozen rows instead of joining its picks back into 3M term_stats rows.
 	`drop table if exists overview_terms`,
