@@ -297,7 +297,7 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	}
 	start = time.Now()
 	must(wh.Compact(ctx, rec.DatasetID))
-	fmt.Printf("rebuild of the term-ordered copy (every %d imports, in the background): %s\n", warehouse.CompactAfter, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("rebuild of the term-ordered copy (in the background, once %d periods are outside it or appended to it): %s\n", warehouse.CompactAfter, time.Since(start).Round(time.Millisecond))
 }
 
 func importFile(ctx context.Context, wh *warehouse.Warehouse, path string) *warehouse.PeriodRecord {
