@@ -94,13 +94,6 @@ func (w *Warehouse) compact(ctx context.Context, ds int) error {
 	return tx.Commit()
 }
 
-// uncompacted counts the periods history must read from fact.
-func uncompacted(ctx context.Context, q queryer, ds int) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx, `select count(*) from period p where p.dataset_id = ? and `+outsideCopy, ds).Scan(&n)
-	return n, err
-}
-
 // copyHolds matches a row c of the copy's index to the period record p whose current rows
 // the copy holds: the copy was built from the period's present import.
 const copyHolds = `c.dataset_id = p.dataset_id and c.period_idx = p.period_idx and c.imported_at = p.imported_at`

@@ -54,7 +54,7 @@ func TestHistoryIsTheSameBeforeAndAfterCompaction(t *testing.T) {
 	if err := w.Compact(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := uncompacted(ctx, w.db, d.ID); n != 0 {
+	if n, _ := outsideTheCopy(ctx, w.db, d.ID); n != 0 {
 		t.Fatalf("%d periods left outside the copy", n)
 	}
 	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
@@ -89,7 +89,7 @@ func TestImportsTriggerCompaction(t *testing.T) {
 	}
 	d := dataset(t, w, "ws")
 	w.bg.Wait()
-	n, err := uncompacted(ctx, w.db, d.ID)
+	n, err := outsideTheCopy(ctx, w.db, d.ID)
 	if err != nil || n != 0 {
 		t.Fatalf("after %d imports %d periods are outside the copy (%v)", CompactAfter, n, err)
 	}
@@ -157,6 +157,12 @@ func TestNewPeriodsAreAppendedToTheCopy(t *testing.T) {
 	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
 		t.Fatalf("after the rebuild %v, want %v", got, want)
 	}
+}
+
+// outsideTheCopy counts the periods history reads from fact.
+func outsideTheCopy(ctx context.Context, q queryer, ds int) (int, error) {
+	n, _, err := copyCoverage(ctx, q, ds)
+	return n, err
 }
 
 // pearson is the correlation of xs and ys.
@@ -428,7 +434,7 @@ func TestMissingCopiesAreRebuilt(t *testing.T) {
 		and (table_name = 'compacted' or table_name like 'fact\_by\_term\_%' escape '\')`).Scan(&left); err != nil || left != 0 {
 		t.Fatalf("%d old copy tables left in the store (%v)", left, err)
 	}
-	if n, err := uncompacted(ctx, w.db, d.ID); err != nil || n != CompactAfter {
+	if n, err := outsideTheCopy(ctx, w.db, d.ID); err != nil || n != CompactAfter {
 		t.Fatalf("%d periods outside the copy, want all %d (%v)", n, CompactAfter, err)
 	}
 	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
@@ -438,7 +444,7 @@ func TestMissingCopiesAreRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.WaitBackground()
-	if n, err := uncompacted(ctx, w.db, d.ID); err != nil || n != 0 {
+	if n, err := outsideTheCopy(ctx, w.db, d.ID); err != nil || n != 0 {
 		t.Fatalf("after ResumeCopies %d periods are outside the copy (%v)", n, err)
 	}
 	if got := ranksOf(t, w, d, "a"); !equalInts(got, want) {
