@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -91,7 +92,14 @@ func (w *Warehouse) compact(ctx context.Context, ds int) error {
 			return fmt.Errorf("compact: %w", err)
 		}
 	}
-	return tx.Commit()
+	if err := buildProducts(ctx, tx, ds); err != nil {
+		return fmt.Errorf("compact: products by term: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	w.products.set(ds)
+	return nil
 }
 
 // copyHolds matches a row c of the copy's index to the period record p whose current rows
@@ -124,18 +132,23 @@ func removePeriodFacts(ctx context.Context, tx *sql.Tx, ds, idx int) (old string
 // compactIfDue keeps the copy close to the periods (called by the background job after
 // imports): it rebuilds the copy once CompactAfter periods are read from fact or from appended
 // runs, and otherwise appends the new periods. Readers keep reading the old copy (and fact)
-// until either commits.
+// until either commits. A copy built before the products table existed gets one.
 func (w *Warehouse) compactIfDue(ctx context.Context, ds int) {
 	outside, appended, err := copyCoverage(ctx, w.db, ds)
-	if err != nil || outside == 0 {
+	if err != nil {
 		return
 	}
-	work, what := w.Compact, "rebuilding"
-	if outside+appended < CompactAfter {
-		work, what = w.appendToCopy, "appending to"
+	if outside > 0 {
+		work, what := w.Compact, "rebuilding"
+		if outside+appended < CompactAfter {
+			work, what = w.appendToCopy, "appending to"
+		}
+		if err := work(ctx, ds); err != nil && ctx.Err() == nil {
+			slog.Error("trends: "+what+" the term-ordered copy failed", "dataset", ds, "err", err)
+		}
 	}
-	if err := work(ctx, ds); err != nil && ctx.Err() == nil {
-		slog.Error("trends: "+what+" the term-ordered copy failed", "dataset", ds, "err", err)
+	if err := w.ensureProducts(ctx, ds); err != nil && ctx.Err() == nil {
+		slog.Error("trends: building the products by term failed", "dataset", ds, "err", err)
 	}
 }
 
@@ -186,6 +199,15 @@ func (w *Warehouse) ResumeCopies(ctx context.Context) error {
 		group by p.dataset_id having count(*) >= ?`, CompactAfter)
 	if err != nil {
 		return err
+	}
+	copied, err := queryColumn[int](ctx, w.db, `select distinct dataset_id from `+copyDB+`.compacted`)
+	if err != nil {
+		return err
+	}
+	for _, ds := range copied {
+		if !w.products.holds(ds) && !slices.Contains(due, ds) {
+			due = append(due, ds)
+		}
 	}
 	for _, ds := range due {
 		w.afterImport(ds)

@@ -175,9 +175,16 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, terms []
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	products, err := w.termProductNames(ctx, ds, idList, ids["asin"])
+	if err != nil {
+		return nil, fmt.Errorf("term history: %w", err)
+	}
 	names, err := w.dictionaryNames(ctx, ids)
 	if err != nil {
 		return nil, err
+	}
+	for id, v := range products {
+		names["asin"][id] = v
 	}
 	out := make(map[string]map[int]HistoryPoint, len(terms))
 	for _, r := range all {

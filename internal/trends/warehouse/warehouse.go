@@ -35,6 +35,8 @@ type Warehouse struct {
 	dir string
 	// names caches dictionary names for pages (term_history.go: dictionaryNames).
 	names *lru.Cache[nameKey, [2]string]
+	// products: which datasets' copies have their products table (term_products.go).
+	products *productTables
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
@@ -93,6 +95,10 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		return nil, err
 	}
 	if err := w.dropStaleStaging(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if w.products, err = loadProductTables(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
