@@ -130,7 +130,7 @@ func (w *Warehouse) termProductNames(ctx context.Context, ds int, termIDs []stri
 	if !uncached || len(termIDs) == 0 || !w.products.holds(ds) {
 		return out, nil
 	}
-	// One point query per term (zone maps on term_id), as in lookupTermIDs: "in (...)" would
+	// One point query per term (zone maps on term_id), as for the term ids: "in (...)" would
 	// scan the table. The ids are integers from our own tables.
 	parts := make([]string, len(termIDs))
 	for i, id := range termIDs {
