@@ -38,8 +38,9 @@ type TermHistory struct {
 }
 
 // TermHistories returns each term's rank and top products for every period from the first
-// loaded to the latest; missing periods appear with Loaded false, never as rank 0. It reads in
-// one transaction, so a compaction or import committing meanwhile cannot mix two snapshots.
+// loaded to the latest; missing periods appear with Loaded false, never as rank 0. It reads the
+// periods and rows in one transaction, so a compaction or import committing meanwhile cannot
+// mix two snapshots (names, which never change once given, are read outside it).
 func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []string) ([]TermHistory, error) {
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
