@@ -92,13 +92,9 @@ func (w *Warehouse) compact(ctx context.Context, ds int) error {
 			return fmt.Errorf("compact: %w", err)
 		}
 	}
-	if err := buildProducts(ctx, tx, ds); err != nil {
-		return fmt.Errorf("compact: products by term: %w", err)
+	if err := w.commitWithProducts(ctx, tx, ds); err != nil {
+		return fmt.Errorf("compact: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	w.products.set(ds)
 	return nil
 }
 

@@ -181,9 +181,10 @@ func historySQL(ds int, termIDs []string, periods map[int]bool) string {
 	return strings.Join(parts, " union all ")
 }
 
-// termPoints reads the terms' rows. The term ids come first (a small lookup); the fact rows are
-// then read alone, filtered on integer ids listed inline, and the few dictionary ids they name
-// are resolved afterwards: joining the dictionaries made DuckDB build hash tables per request.
+// termPoints reads the rows of the terms whose ids it is given (periodStatesAndTermIDs): the
+// rows are read alone, filtered on integer ids listed inline, and the few dictionary ids they
+// name are resolved afterwards: joining the dictionaries made DuckDB build hash tables per
+// request.
 func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termNames map[int64]string, periods map[int]bool) (map[string]map[int]HistoryPoint, error) {
 	var idList []string
 	for id := range termNames {

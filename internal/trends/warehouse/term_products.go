@@ -105,6 +105,12 @@ func (w *Warehouse) ensureProducts(ctx context.Context, ds int) error {
 	if copied, err := hasCopy(ctx, tx, ds); err != nil || !copied {
 		return err
 	}
+	return w.commitWithProducts(ctx, tx, ds)
+}
+
+// commitWithProducts builds a dataset's products table from its copy inside tx, commits, and
+// remembers the table.
+func (w *Warehouse) commitWithProducts(ctx context.Context, tx *sql.Tx, ds int) error {
 	if err := buildProducts(ctx, tx, ds); err != nil {
 		return fmt.Errorf("products by term: %w", err)
 	}
@@ -116,8 +122,8 @@ func (w *Warehouse) ensureProducts(ctx context.Context, ds int) error {
 }
 
 // termProductNames names those of the products (asin ids) that the terms' rows in the products
-// table hold, and removes them from asins; products whose names are cached are left to the
-// cache. It reads outside the history's transaction: what it reads never changes.
+// table hold, and removes them from asins. It asks the table only when some of the names are
+// not cached, and reads outside the history's transaction: what it reads never changes.
 func (w *Warehouse) termProductNames(ctx context.Context, ds int, termIDs []string, asins map[int64]bool) (map[int64][2]string, error) {
 	out := map[int64][2]string{}
 	uncached := false
