@@ -328,7 +328,11 @@ func parseShare(s string, unit shareUnit) (float32, error) {
 		return NoShare, nil
 	}
 	pct := strings.HasSuffix(s, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	v, ok := parseDecimal(strings.TrimSuffix(s, "%"))
+	var err error
+	if !ok {
+		v, err = strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	}
 	if err != nil || !(v >= 0 && v <= 100) { // NaN passes v < 0 || v > 100
 		return 0, errors.New("a share between 0 and 100 (percent) or 0 and 1 (fraction)")
 	}
@@ -337,3 +341,34 @@ func parseShare(s string, unit shareUnit) (float32, error) {
 	}
 	return float32(v), nil
 }
+
+// parseDecimal reads the plain decimals shares are written in ("38.62", "0.3862", "5") as
+// ParseFloat would, bit for bit: up to 15 digits make an exact float64 and one division by an
+// exact power of ten rounds once, which is ParseFloat's own exact path. Anything else (a sign,
+// an exponent, more digits) is left to ParseFloat (ok false). Shares are six of a row's cells,
+// and ParseFloat's general parse was a sixth of the row's conversion.
+func parseDecimal(s string) (v float64, ok bool) {
+	var mantissa uint64
+	digits, decimals, dot := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mantissa = mantissa*10 + uint64(c-'0')
+			digits++
+			if dot {
+				decimals++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	return float64(mantissa) / pow10[decimals], true
+}
+
+var pow10 = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
