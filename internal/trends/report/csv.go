@@ -328,10 +328,11 @@ func parseShare(s string, unit shareUnit) (float32, error) {
 		return NoShare, nil
 	}
 	pct := strings.HasSuffix(s, "%")
-	v, ok := parseDecimal(strings.TrimSuffix(s, "%"))
+	number := strings.TrimSuffix(s, "%")
+	v, ok := parseDecimal(number)
 	var err error
 	if !ok {
-		v, err = strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		v, err = strconv.ParseFloat(number, 64)
 	}
 	if err != nil || !(v >= 0 && v <= 100) { // NaN passes v < 0 || v > 100
 		return 0, errors.New("a share between 0 and 100 (percent) or 0 and 1 (fraction)")

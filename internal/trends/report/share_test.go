@@ -16,7 +16,7 @@ func TestParseDecimalMatchesParseFloat(t *testing.T) {
 	for _, s := range []string{"", ".", "+5", "-0.1", "1e2", "1.2.3", "1234567890123456", "NaN", "Inf", "5 ", "0x10"} {
 		checkParseDecimal(t, s, false)
 	}
-	// Every two-decimal percentage and every four-decimal fraction, as reports write them.
+	// Every two-decimal percentage and every five-decimal fraction, as reports write them.
 	for m := range 100_001 {
 		checkParseDecimal(t, strconv.FormatFloat(float64(m)/100, 'f', 2, 64), true)
 		checkParseDecimal(t, strconv.FormatFloat(float64(m)/100000, 'f', 5, 64), true)
