@@ -51,14 +51,11 @@ func derefF(p *float64) any {
 // shares), brands and categories, whether the ASIN was new in that import or already known.
 // With small ASIN slices, each import looks its ASINs up in several.
 func TestEveryCellComesBackInItsSlot(t *testing.T) {
-	for _, c := range []struct {
-		pipe     bool
-		perSlice int
-	}{{true, cellsPerSlice}, {false, cellsPerSlice}, {true, 40}} {
-		t.Run(fmt.Sprintf("pipe=%v,slice=%d", c.pipe, c.perSlice), func(t *testing.T) {
-			saved, savedSlice := stageThroughPipe, cellsPerSlice
-			stageThroughPipe, cellsPerSlice = c.pipe, c.perSlice
-			defer func() { stageThroughPipe, cellsPerSlice = saved, savedSlice }()
+	for _, perSlice := range []int{cellsPerSlice, 40} {
+		t.Run(fmt.Sprintf("slice=%d", perSlice), func(t *testing.T) {
+			saved := cellsPerSlice
+			cellsPerSlice = perSlice
+			defer func() { cellsPerSlice = saved }()
 			everyCellComesBack(t)
 		})
 	}

@@ -133,9 +133,9 @@ func importUntilKilled(t *testing.T, path string, baseline bool) {
 	os.Exit(0)
 }
 
-// When DuckDB fails without reading the staging pipe, the writer blocked on the full pipe is
-// released: the import fails with DuckDB's error instead of hanging, and leaves no file.
-func TestStagingPipeNeverOpened(t *testing.T) {
+// When DuckDB fails to load the staging files, the import fails with DuckDB's error and
+// leaves no file behind.
+func TestStagingLoadFails(t *testing.T) {
 	w := openTemp(t)
 	saved := loadStage
 	loadStage = func(context.Context, *sql.Conn, string, []string) error { return errors.New("duckdb refused") }

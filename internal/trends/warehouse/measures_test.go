@@ -222,6 +222,13 @@ func TestDuplicateTermsAreReported(t *testing.T) {
 	}{{"a", 1}, {"c", 3}, {"b", 2}, {"c", 6}, {"a", 5}} {
 		next.rows = append(next.rows, report.Row{Line: 3 + 2*i, Term: c.term, Rank: c.rank})
 	}
+	// The kept "c" lists two products, the dropped one three: the period record must count
+	// the rows kept.
+	product := func(asin string) report.Product {
+		return report.Product{ASIN: asin, ClickShare: report.NoShare, ConversionShare: report.NoShare}
+	}
+	next.rows[1].Products = [3]report.Product{product("B0KEPT1"), product("B0KEPT2")}
+	next.rows[3].Products = [3]report.Product{product("B0DROP1"), product("B0DROP2"), product("B0DROP3")}
 	if _, err := w.Import(context.Background(), next, ImportOptions{Workspace: "ws"}); !errors.As(err, &pe) || pe.Line != 11 || pe.Value != "a" {
 		t.Fatalf("a known term twice: %v", err)
 	}
@@ -230,7 +237,7 @@ func TestDuplicateTermsAreReported(t *testing.T) {
 	}
 	next.i = 0
 	rec, err = w.Import(context.Background(), next, ImportOptions{Workspace: "ws", Lenient: true})
-	if err != nil || rec.Rows != 3 || len(rec.Warnings) != 2 {
+	if err != nil || rec.Rows != 3 || len(rec.Warnings) != 2 || rec.DeepestRank != 3 || rec.TermsWith != [4]int{2, 0, 1, 0} {
 		t.Fatalf("lenient, next week: %+v %v", rec, err)
 	}
 	d := dataset(t, w, "ws")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"sync"
 )
 
@@ -79,26 +78,4 @@ func (d *nameIDs) add(ctx context.Context, tx *sql.Tx, rows string, columns ...s
 		return fmt.Errorf("import: %s: %w", d.table, err)
 	}
 	return nil
-}
-
-// nameCache is one staging writer's copy of the ids it has written, as text: the shared
-// dictionary is locked only for names the writer has not met yet.
-type nameCache struct {
-	d    *nameIDs
-	text map[string]string
-}
-
-func (d *nameIDs) cache() *nameCache { return &nameCache{d: d, text: map[string]string{}} }
-
-// staged is name's id as the staging CSV holds it ("" for no name, which reads back as NULL).
-func (c *nameCache) staged(name string) string {
-	if name == "" {
-		return ""
-	}
-	s, ok := c.text[name]
-	if !ok {
-		s = strconv.Itoa(int(c.d.id(name)))
-		c.text[name] = s
-	}
-	return s
 }

@@ -151,13 +151,18 @@ func (w *Warehouse) lockWriter(ctx context.Context) func() {
 }
 
 // dropStaleStaging removes what a killed import left behind. Its staging table was temporary
-// and died with the process, but its staging file stays next to the store; stores written by
+// and died with the process, but its staging files stay next to the store (Parquet, or CSV
+// from earlier versions and the title spill where it cannot be unlinked at once); stores written by
 // earlier versions may also hold regular "stage_" tables. Only this process has the file open,
 // so no import is running.
 func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
-	files, err := filepath.Glob(filepath.Join(w.dir, "stage_*.csv"))
-	if err != nil {
-		return err
+	var files []string
+	for _, pattern := range []string{"stage_*.csv", "stage_*.parquet"} {
+		matched, err := filepath.Glob(filepath.Join(w.dir, pattern))
+		if err != nil {
+			return err
+		}
+		files = append(files, matched...)
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
