@@ -128,10 +128,10 @@ func TestPreparedMeasuresMatchAFullRebuild(t *testing.T) {
 	matchesFullRebuild(t, w, "prep", "replaced latest")
 }
 
-// Measures from the prepared table are written in term order, though term ids are not: the
-// dataset's terms first, those new this week after them (here they sort after the others too,
-// so the whole table is one run).
-func TestPreparedMeasuresAreWrittenInTermOrder(t *testing.T) {
+// After an import whose measures come from the prepared table, and after one computed the
+// usual way, term_keys holds every term of term_stats once, with its id, sorted by hash, and
+// each term is found by its string.
+func TestTermKeysFollowTheMeasures(t *testing.T) {
 	w := openTemp(t)
 	terms := func(prefix string, n int, ranks map[string]int) map[string]int {
 		for i := range n {
@@ -139,31 +139,38 @@ func TestPreparedMeasuresAreWrittenInTermOrder(t *testing.T) {
 		}
 		return ranks
 	}
-	load(t, w, "ord", week(0, terms("m", 9, map[string]int{}))) // ids 1..9
+	load(t, w, "keys", week(0, terms("m", 9, map[string]int{})))
+	checkTermKeys(t, w)
 	w.WaitBackground()
-	load(t, w, "ord", week(1, terms("a", 9, terms("m", 9, map[string]int{})))) // a's: ids 10..18
+	load(t, w, "keys", week(1, terms("a", 9, terms("m", 8, map[string]int{})))) // m8 dropped, a's new
 	w.WaitBackground()
 	used := nextStatsUsed.Load()
-	load(t, w, "ord", week(2, terms("n", 3, terms("a", 9, terms("m", 9, map[string]int{}))))) // n's: new
+	load(t, w, "keys", week(2, terms("n", 3, terms("a", 9, map[string]int{})))) // the m's dropped, n's new
 	if nextStatsUsed.Load() != used+1 {
 		t.Fatal("the import did not use the prepared table")
 	}
-	if runs := termRuns(t, w, "ord"); runs != 1 {
-		t.Errorf("term_stats holds %d runs of terms in order, want 1 (a..m, then the new n's)", runs)
+	checkTermKeys(t, w)
+	d := dataset(t, w, "keys")
+	for term, want := range map[string][]int{"a3": {0, 12, 4}, "n2": {0, 0, 12}, "m8": {9, 0, 0}} {
+		if got := ranksOf(t, w, d, term); !equalInts(got, want) {
+			t.Errorf("%s: ranks %v, want %v", term, got, want)
+		}
 	}
 }
 
-// termRuns counts the runs of terms in ascending order in workspace ws's term_stats, as stored.
-func termRuns(t *testing.T, w *Warehouse, ws string) int {
+// checkTermKeys fails unless term_keys holds exactly term_stats' terms, each once with its id
+// and its hash, sorted by hash within each dataset.
+func checkTermKeys(t *testing.T, w *Warehouse) {
 	t.Helper()
-	var runs int
-	err := w.db.QueryRow(`select count(*) filter (where prev is null or term < prev) from (
-		select term, lag(term) over (order by rowid) prev from term_stats
-		where dataset_id = (select id from dataset where workspace = ?))`, ws).Scan(&runs)
-	if err != nil {
-		t.Fatal(err)
+	var stats, keys, wrong, unsorted int
+	err := w.db.QueryRow(`select (select count(*) from term_stats), (select count(*) from term_keys),
+		(select count(*) from term_stats s full join term_keys k on k.dataset_id = s.dataset_id and k.term_id = s.term_id
+			where k.term_id is null or s.term_id is null or k.term_hash <> `+termHash("s.term")+`),
+		(select count(*) from (select dataset_id, term_hash, lag(term_hash) over (partition by dataset_id order by rowid) prev from term_keys)
+			where term_hash < prev)`).Scan(&stats, &keys, &wrong, &unsorted)
+	if err != nil || stats == 0 || keys != stats || wrong > 0 || unsorted > 0 {
+		t.Fatalf("term keys: %d for %d terms, %d wrong, %d out of order, %v", keys, stats, wrong, unsorted, err)
 	}
-	return runs
 }
 
 // Every overview list, chosen and counted at import, is the same list asked live, for both

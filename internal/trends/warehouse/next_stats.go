@@ -22,9 +22,6 @@ import (
 
 func nextStatsTable(ds int) string { return fmt.Sprintf("stats_next_%d", ds) }
 
-// termOrderTable numbers a dataset's terms in term order while stats_next_<ds> is prepared.
-func termOrderTable(ds int) string { return nextStatsTable(ds) + "_order" }
-
 // nextStatsUsed counts imports whose measures came from a prepared table (tests read it).
 var nextStatsUsed atomic.Int64
 
@@ -38,9 +35,9 @@ func periodsFingerprint(ctx context.Context, tx *sql.Tx, ds int) (string, error)
 	return fmt.Sprintf("%s/%d/%s/%d", nextStatsForm, n, last.String, rows.Int64), err
 }
 
-// nextStatsForm names the prepared table's columns; a store's table prepared before term_order
-// existed has a fingerprint without it.
-const nextStatsForm = "v2"
+// nextStatsForm names the prepared table's columns; a table prepared in an earlier form (v2
+// had term_order, by which term_stats was once sorted) has a fingerprint without it.
+const nextStatsForm = "v3"
 
 // nextStatsReady says whether stats_next_<ds> was prepared for period idx, with nothing
 // changed since.
@@ -73,16 +70,10 @@ func prepareNextStats(ctx context.Context, tx *sql.Tx, ds int) error {
 	for i := 1; i < SparkPeriods; i++ {
 		cols = append(cols, fmt.Sprintf("p%d integer", i))
 	}
-	cols = append(cols, "r13 integer", "r52 integer", "best_next_last_year integer", "n integer", "seasonality double", "term_order integer")
-	order := termOrderTable(ds)
-	err := execAll(ctx, tx,
-		`create or replace table `+t+` (`+strings.Join(cols, ", ")+`)`,
-		fmt.Sprintf(`create or replace temp table %s as select id as term_id, row_number() over (order by term)::integer as term_order
-			from term where dataset_id = %d`, order, ds))
-	if err != nil {
+	cols = append(cols, "r13 integer", "r52 integer", "best_next_last_year integer", "n integer", "seasonality double")
+	if _, err := tx.ExecContext(ctx, `create or replace table `+t+` (`+strings.Join(cols, ", ")+`)`); err != nil {
 		return err
 	}
-	defer tx.ExecContext(context.Background(), `drop table if exists `+order)
 	q := nextStatsSQL(ds, int(latest.Int64)+1)
 	for _, r := range termRanges(maxID.Int64, statsChunk) {
 		if _, err := tx.ExecContext(ctx, q, r[0], r[1]); err != nil {
@@ -99,9 +90,7 @@ func prepareNextStats(ctx context.Context, tx *sql.Tx, ds int) error {
 
 // nextStatsSQL gathers, for period N and the term range $1..$2, what measuresTemplate reads
 // from fact, presence and season: p1..p12 and r13 as its "recent", r52 and
-// best_next_last_year as its "yearly"; and each term's place in term order (term_order), by
-// which the measures write term_stats: sorting 3M rows by an integer instead of the term
-// string saved ~1 s of a 3M-term import's measures (4.1–4.3 s against 4.8–5.2 s).
+// best_next_last_year as its "yearly".
 func nextStatsSQL(ds, N int) string {
 	var recent, names []string
 	for i := 1; i < SparkPeriods; i++ {
@@ -123,11 +112,11 @@ func nextStatsSQL(ds, N int) string {
 				min(rank) filter (where period_idx between %[7]d and %[8]d) as best_next_last_year
 			from fact where dataset_id = %[4]d and term_id between $1 and $2 and period_idx in (%[9]s)
 			group by term_id)
-		select p.term_id, %[10]s, r.r13, y.r52, y.best_next_last_year, p.n, s.seasonality, o.term_order
+		select p.term_id, %[10]s, r.r13, y.r52, y.best_next_last_year, p.n, s.seasonality
 		from %[11]s p left join recent r on r.term_id = p.term_id left join yearly y on y.term_id = p.term_id
-		left join %[12]s s on s.term_id = p.term_id left join %[13]s o on o.term_id = p.term_id
+		left join %[12]s s on s.term_id = p.term_id
 		where p.term_id between $1 and $2`,
 		nextStatsTable(ds), strings.Join(recent, ", "), N-SparkPeriods, ds, N-1,
 		yearAgo, yearAgo+ComingUpFrom, yearAgo+ComingUpTo, strings.Join(yearly, ","),
-		strings.Join(names, ", "), presenceOf(ds, "term_id between $1 and $2"), seasonTable(ds), termOrderTable(ds))
+		strings.Join(names, ", "), presenceOf(ds, "term_id between $1 and $2"), seasonTable(ds))
 }

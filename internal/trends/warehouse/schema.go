@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 )
@@ -45,6 +46,11 @@ var schema = []string{
 		brand1 integer, brand2 integer, brand3 integer,
 		cat1 integer, cat2 integer, cat3 integer)`,
 	`create table if not exists term_stats (` + termStatsColumns + `)`,
+	// Each term of term_stats by its hash (termHash), sorted by it: term_stats is in term id
+	// order, and this is how a term's id is found by its string (stats.go: writeTermKeys).
+	`create table if not exists term_keys (dataset_id integer not null, term_hash ubigint not null, term_id integer not null)`,
+	// DuckDB's hash of termHashProbe when term_keys was written (checkTermHash).
+	`create table if not exists term_hash_probe (value ubigint not null)`,
 	// Facts about a dataset's current terms, set with its measures.
 	`create table if not exists dataset_flags (dataset_id integer not null, lowercase_terms boolean not null)`,
 	// The period a dataset's term_stats were computed at; dropped whenever its facts change
@@ -79,7 +85,13 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 	if err := w.upgradeTermStats(ctx); err != nil {
 		return fmt.Errorf("warehouse: schema: %w", err)
 	}
-	return w.fillMissingOverviews(ctx)
+	if err := w.fillMissingOverviews(ctx); err != nil {
+		return err
+	}
+	if err := w.checkTermHash(ctx); err != nil {
+		return err
+	}
+	return w.fillMissingTermKeys(ctx)
 }
 
 // termStatsColumns defines term_stats. Its columns are stored uncompressed: a page of a list
@@ -103,28 +115,44 @@ const termStatsColumns = `dataset_id integer not null, term_id integer using com
 	seasonality double using compression uncompressed, coming_up double using compression uncompressed,
 	spark integer[] using compression uncompressed, brand1 integer using compression uncompressed,
 	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed,
-	asin1_code varchar using compression uncompressed, term_key ubigint`
+	asin1_code varchar using compression uncompressed`
 
-// termKey is the SQL for a term's key: its first 8 bytes as a big-endian number, zero-padded,
-// so keys order as their terms do. term_stats is written in runs sorted by term (one per
-// measures statement, stats.go), and finding a term by its string scanned every string of the
-// row group its run had there, 122,880 of them; the key narrows that to a few vectors first
-// (a term's id: 1.4 / 2.4 ms p50 / p95 against 2.4 / 4.4 ms on the 3M set).
-func termKey(term string) string {
-	return `('0x' || rpad(left(hex(encode(` + term + `)), 16), 16, '0'))::ubigint`
+// termHash is the SQL for the key by which term_keys finds a term: DuckDB's 64-bit hash of
+// it, which costs a tenth of slicing the string's bytes into a sortable prefix key (the key
+// term_stats carried while it was sorted by term) and tells apart terms sharing a prefix.
+// DuckDB does not promise its hash is stable across versions: checkTermHash rewrites
+// term_keys when it changed.
+func termHash(term string) string { return `hash(` + term + `)` }
+
+// termHashProbe is a string whose hash checkTermHash records with term_keys.
+const termHashProbe = "sellertrends term hash"
+
+// checkTermHash empties term_keys when DuckDB hashes terms differently from when it was
+// written (recorded in term_hash_probe), so fillMissingTermKeys writes it again.
+func (w *Warehouse) checkTermHash(ctx context.Context) error {
+	var same bool
+	err := w.db.QueryRowContext(ctx, `select coalesce((select bool_and(value = `+termHash("?")+`) from term_hash_probe), false)`, termHashProbe).Scan(&same)
+	if err != nil || same {
+		return err
+	}
+	return execAll(ctx, w.db, `delete from term_keys`, `delete from term_hash_probe`,
+		fmt.Sprintf(`insert into term_hash_probe select %s`, termHash("'"+termHashProbe+"'")))
 }
 
 // upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
-// their present form (compressed, or without asin1_code or term_key), filling the columns it
-// lacks, and empties the overview lists copied from it, which fillMissingOverviews then chooses
-// again. A new store's table already is in that form.
+// their present form (compressed and without asin1_code, or with the term_key that sorted it
+// by term), filling the column it lacks, and empties the overview lists copied from it, which
+// fillMissingOverviews then chooses again. A new store's table already is in that form.
 func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
 	present, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where database_name = current_database()
 		and schema_name = 'main' and table_name = 'term_stats' and column_name in ('asin1_code', 'term_key')`)
-	if err != nil || len(present) == 2 {
+	if err != nil || slices.Equal(present, []string{"asin1_code"}) {
 		return err
 	}
-	fill, join := `s.*, `+termKey("s.term")+` as term_key`, ""
+	fill, join := `s.*`, ""
+	if slices.Contains(present, "term_key") {
+		fill = `s.* exclude (term_key)`
+	}
 	if !slices.Contains(present, "asin1_code") { // added before term_key: the table is compressed too
 		fill, join = fill+`, a.asin as asin1_code`, ` left join asin a on a.id = s.asin1`
 	}
@@ -150,7 +178,19 @@ func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
 // fillMissingOverviews chooses the overview lists of datasets measured before overview_rows
 // existed.
 func (w *Warehouse) fillMissingOverviews(ctx context.Context) error {
-	missing, err := queryColumn[int](ctx, w.db, `select distinct dataset_id from term_stats except select distinct dataset_id from overview_rows`)
+	return w.fillMissing(ctx, "overview_rows", materializeOverview)
+}
+
+// fillMissingTermKeys writes term_keys for datasets measured before it existed (term_stats was
+// sorted by term then, and searched by it) or since DuckDB's hash changed.
+func (w *Warehouse) fillMissingTermKeys(ctx context.Context) error {
+	return w.fillMissing(ctx, "term_keys", writeTermKeys)
+}
+
+// fillMissing runs fill, one transaction per dataset, for each dataset term_stats has and
+// table lacks.
+func (w *Warehouse) fillMissing(ctx context.Context, table string, fill func(context.Context, *sql.Tx, int) error) error {
+	missing, err := queryColumn[int](ctx, w.db, `select distinct dataset_id from term_stats except select distinct dataset_id from `+table)
 	if err != nil {
 		return err
 	}
@@ -159,7 +199,7 @@ func (w *Warehouse) fillMissingOverviews(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := materializeOverview(ctx, tx, ds); err != nil {
+		if err := fill(ctx, tx, ds); err != nil {
 			tx.Rollback()
 			return err
 		}
