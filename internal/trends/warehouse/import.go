@@ -146,12 +146,35 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 		slog.Debug("import step", "step", "measures", "took", time.Since(started))
 	}
 	started = time.Now()
-	if err := tx.Commit(); err != nil {
+	if err := commitDeferringCheckpoint(ctx, conn, tx); err != nil {
 		return nil, fmt.Errorf("import: commit: %w", err)
 	}
 	slog.Debug("import step", "step", "commit", "took", time.Since(started))
 	w.afterImport(rec.DatasetID)
 	return rec, nil
+}
+
+// deferredCheckpointLimit is the write-ahead log size up to which an import's commit leaves
+// the checkpoint to the next commit (DuckDB checkpoints at commit past its
+// checkpoint_threshold, 16 MB by default, which an import's deletes of the previous measures
+// alone exceed). The next commit is the background job's, which runs after the import
+// anyway, so the import returns sooner: 0.42 s against 0.72–0.76 s for a 3M-term week's
+// commit. The log stays durable either way; the limit keeps it from growing without end when
+// imports follow one another with no other commit between them.
+const deferredCheckpointLimit = "1GB"
+
+// commitDeferringCheckpoint commits tx (on conn) with DuckDB's checkpoint threshold raised to
+// deferredCheckpointLimit, then sets it back to its default. The threshold is global, and the
+// writer lock (held by the import) keeps any other write from committing meanwhile.
+func commitDeferringCheckpoint(ctx context.Context, conn *sql.Conn, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `set checkpoint_threshold = '`+deferredCheckpointLimit+`'`); err != nil {
+		return err
+	}
+	err := tx.Commit()
+	if _, resetErr := conn.ExecContext(context.Background(), `reset checkpoint_threshold`); resetErr != nil {
+		slog.Error("import: checkpoint threshold not reset", "err", resetErr)
+	}
+	return err
 }
 
 // statsBasis returns the period the dataset's stored measures were computed at when an import

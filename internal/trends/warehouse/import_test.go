@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -204,5 +205,32 @@ func TestPeriodRecordCountsTheStoredRows(t *testing.T) {
 		if err != nil || c.Rows != rec.Rows || c.DeepestRank != rec.DeepestRank || c.TermsWith != rec.TermsWith {
 			t.Errorf("%s: record %d rows, deepest %d, %v; stored %d, %d, %v (%v)", rec.Period, rec.Rows, rec.DeepestRank, rec.TermsWith, c.Rows, c.DeepestRank, c.TermsWith, err)
 		}
+	}
+}
+
+// An import commits with DuckDB's checkpoint threshold raised (commitDeferringCheckpoint) and
+// sets it back afterwards; what it committed survives a reopen.
+func TestImportSetsTheCheckpointThresholdBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	w := openAt(t, path)
+	threshold := func() string {
+		t.Helper()
+		var v string
+		if err := w.db.QueryRowContext(ctx, `select current_setting('checkpoint_threshold')`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := threshold()
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}))
+	if got := threshold(); got != before {
+		t.Fatalf("checkpoint threshold after an import: %s, want %s", got, before)
+	}
+	closeChecked(t, w)
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if got := ranksOf(t, w, dataset(t, w, "ws"), "b"); !equalInts(got, []int{2}) {
+		t.Fatalf("b's ranks after a reopen: %v", got)
 	}
 }
