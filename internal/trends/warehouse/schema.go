@@ -135,8 +135,11 @@ func (w *Warehouse) checkTermHash(ctx context.Context) error {
 	if err != nil || same {
 		return err
 	}
-	return execAll(ctx, w.db, `delete from term_keys`, `delete from term_hash_probe`,
-		fmt.Sprintf(`insert into term_hash_probe select %s`, termHash("'"+termHashProbe+"'")))
+	if err := execAll(ctx, w.db, `delete from term_keys`, `delete from term_hash_probe`); err != nil {
+		return err
+	}
+	_, err = w.db.ExecContext(ctx, `insert into term_hash_probe select `+termHash("?"), termHashProbe)
+	return err
 }
 
 // upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
