@@ -80,8 +80,11 @@ func TestKilledImportLeavesNoTrace(t *testing.T) {
 	if !staging {
 		t.Fatalf("the child never reported staging progress:\n%s", seen)
 	}
-	// On Linux the rows go to DuckDB through a pipe, so a kill leaves no staging file; where
-	// they go through a file, the file left behind is removed when the store is next opened.
+	// The kill left the staging's Parquet files next to the store; they, and a CSV staging
+	// file an earlier version left, are removed when the store is next opened.
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "stage_*.parquet")); len(left) == 0 {
+		t.Fatal("the killed import left no staging file to clean up")
+	}
 	stale := filepath.Join(filepath.Dir(path), "stage_0123456789abcdef-42.csv")
 	if err := os.WriteFile(stale, []byte("left by a killed import\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -100,7 +103,7 @@ func TestKilledImportLeavesNoTrace(t *testing.T) {
 	if stages != 0 {
 		t.Errorf("%d staging tables left after reopening", stages)
 	}
-	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "stage_*.csv")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "stage_*")); len(left) != 0 {
 		t.Errorf("staging files left after reopening: %v", left)
 	}
 	d := dataset(t, w, "ws")
@@ -140,7 +143,7 @@ func TestStagingLoadFails(t *testing.T) {
 	saved := loadStage
 	loadStage = func(context.Context, *sql.Conn, string, []string) error { return errors.New("duckdb refused") }
 	defer func() { loadStage = saved }()
-	src := &bigWeek{n: 200_000, meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Name: "pipe",
+	src := &bigWeek{n: 200_000, meta: report.Meta{Layout: report.LayoutAmazonTST, Marketplace: "amazon.com", Name: "load fails",
 		Period: report.Period{Kind: report.Week, Start: week0, End: week0.AddDate(0, 0, 6)}}}
 	_, err := w.Import(context.Background(), src, ImportOptions{Workspace: "ws", ImportedBy: "t"})
 	if err == nil || !strings.Contains(err.Error(), "duckdb refused") {
