@@ -34,6 +34,9 @@ func BuildDirect(ctx context.Context, wh *warehouse.Warehouse, workspace string,
 	if err := wh.RebuildStats(ctx, ds); err != nil {
 		return err
 	}
+	if err := wh.RefreshASINIndex(ctx); err != nil {
+		return err
+	}
 	return wh.Compact(ctx, ds)
 }
 

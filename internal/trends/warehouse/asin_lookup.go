@@ -27,7 +27,9 @@ func (s step) run(ctx context.Context, tx *sql.Tx) error {
 }
 
 // lookUpASINs fills ids (rid, slot, id) with the dictionary id of every staged product cell
-// whose ASIN the dictionary holds, and newCells (rid, slot, a) with the others.
+// whose ASIN the dictionary holds, and newCells (rid, slot, a) with the others. Cells the ASIN
+// index found while they were staged (asin_idN set) are not looked up again, and the others
+// only among the ids above after (-1: all of them; the index holds every code up to it).
 //
 // The dictionary lookups go in slices by range, so a week's cells need not all be hashed at
 // once (cellsPerSlice). Each slice looks its cells up once and records each known cell's id by
@@ -37,16 +39,16 @@ func (s step) run(ctx context.Context, tx *sql.Tx) error {
 // DuckDB stores inline) costs a third of hashing them, and the dictionary is read once per
 // slice. Titles stay out of the lookups (carrying them through the joins cost 40% of this
 // step); new ASINs get theirs afterwards (addNewASINs).
-func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string) error {
+func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string, after int64) error {
 	err := step{"asin ids", `create temp table ` + ids + ` (rid bigint not null, slot tinyint not null, id integer not null);
 		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil}.run(ctx, tx)
 	if err != nil {
 		return err
 	}
 	// cells is what the dictionary is asked about: (rid, slot, a).
-	cells := fmt.Sprintf(`(select rowid rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null
-		union all select rowid, 2::tinyint, asin2 from %[1]s where asin2 is not null
-		union all select rowid, 3::tinyint, asin3 from %[1]s where asin3 is not null)`, stage)
+	cells := fmt.Sprintf(`(select rowid rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null and asin_id1 is null
+		union all select rowid, 2::tinyint, asin2 from %[1]s where asin2 is not null and asin_id2 is null
+		union all select rowid, 3::tinyint, asin3 from %[1]s where asin3 is not null and asin_id3 is null)`, stage)
 	bounds, err := asinBounds(ctx, tx, cells, cellsPerSlice)
 	if err != nil {
 		return fmt.Errorf("import: asin slices: %w", err)
@@ -57,7 +59,7 @@ func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string) e
 		cd, ad := asinRange("asin", bounds, part)
 		slice := step{fmt.Sprintf("asins %d/%d", part+1, len(bounds)+1), fmt.Sprintf(`create or replace temp table %[2]s as
 			select s.rid, s.slot, s.a, x.id from (select rid, slot, a from %[1]s where %[3]s) s
-			left join (select id, asin from asin where %[4]s) x on x.asin = s.a`, cells, look, cc, cd), slices.Concat(ac, ad)}
+			left join (select id, asin from asin where %[4]s and id > ?) x on x.asin = s.a`, cells, look, cc, cd), slices.Concat(ac, ad, []any{after})}
 		// A statement with arguments runs alone (the driver binds them to one statement).
 		record := step{"asin ids", fmt.Sprintf(`insert into %[2]s select rid, slot, id from %[1]s where id is not null;
 			insert into %[3]s select rid, slot, a from %[1]s where id is null; drop table %[1]s`, look, ids, newCells), nil}

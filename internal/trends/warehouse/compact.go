@@ -189,8 +189,10 @@ func (w *Warehouse) appendToCopy(ctx context.Context, ds int) error {
 
 // ResumeCopies starts the background rebuild of every copy that is due: after an upgrade moved
 // the copies into their own file, or when the copy file was lost (history reads fact until
-// then). The server calls it once the store is open.
+// then). It also brings the ASIN index up to date (asin_index.go). The server calls it once the
+// store is open.
 func (w *Warehouse) ResumeCopies(ctx context.Context) error {
+	w.refreshASINIndexLater()
 	due, err := queryColumn[int](ctx, w.db, `select p.dataset_id from period p where `+outsideCopy+`
 		group by p.dataset_id having count(*) >= ?`, CompactAfter)
 	if err != nil {

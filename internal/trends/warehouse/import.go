@@ -79,7 +79,12 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if err != nil {
 		return nil, err
 	}
+	opened := time.Now()
+	names.asins = w.openASINIndex(ctx, conn)
+	defer names.asins.close()
+	slog.Debug("import step", "step", "asin index", "found", names.asins != nil, "took", time.Since(opened))
 	staged, err := w.stageRows(ctx, conn, stage, src, spill, names, opts.Progress)
+	names.asins.close() // its memory is DuckDB's again for the statements that follow
 	if err != nil {
 		return nil, err
 	}
@@ -209,10 +214,16 @@ var stageColumns = [][2]string{{"ord", "integer"}, {"line", "integer"}, {"term",
 	{"asin1", "varchar"}, {"click1", "smallint"}, {"conv1", "smallint"},
 	{"asin2", "varchar"}, {"click2", "smallint"}, {"conv2", "smallint"},
 	{"asin3", "varchar"}, {"click3", "smallint"}, {"conv3", "smallint"},
-	{"brand1", "integer"}, {"brand2", "integer"}, {"brand3", "integer"}, {"cat1", "integer"}, {"cat2", "integer"}, {"cat3", "integer"}}
+	{"brand1", "integer"}, {"brand2", "integer"}, {"brand3", "integer"}, {"cat1", "integer"}, {"cat2", "integer"}, {"cat3", "integer"},
+	{"asin_id1", "integer"}, {"asin_id2", "integer"}, {"asin_id3", "integer"}}
 
-// stageNames are the brand and category dictionaries the staged rows' ids come from.
-type stageNames struct{ brands, categories *nameIDs }
+// stageNames are the dictionaries the staged rows' ids come from: brands and categories, and
+// the ASIN index (nil when there is none) for products; asinN holds a code only when asin_idN
+// is NULL, but for asin1, which always holds it.
+type stageNames struct {
+	brands, categories *nameIDs
+	asins              *asinIndexFor
+}
 
 func loadNames(ctx context.Context, conn *sql.Conn) (stageNames, error) {
 	brands, err := loadNameIDs(ctx, conn, "brand")
@@ -220,7 +231,7 @@ func loadNames(ctx context.Context, conn *sql.Conn) (stageNames, error) {
 		return stageNames{}, err
 	}
 	categories, err := loadNameIDs(ctx, conn, "category")
-	return stageNames{brands, categories}, err
+	return stageNames{brands: brands, categories: categories}, err
 }
 
 // stageDDL describes stageColumns for CREATE TABLE.
@@ -496,7 +507,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 	}
 	ids, newCells := stage+"_asin_ids", stage+"_new_cells"
 	periodRows := step{"period rows", `create temp table ` + rows + ` as select t.id term_id, s.rank, s.department,
-			a1.id asin1, a2.id asin2, a3.id asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
+			coalesce(s.asin_id1, a1.id) asin1, coalesce(s.asin_id2, a2.id) asin2, coalesce(s.asin_id3, a3.id) asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			s.brand1, s.brand2, s.brand3, s.cat1, s.cat2, s.cat3, s.term, s.asin1 code
 			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid
 			left join ` + ids + ` a1 on a1.rid = s.rowid and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.rowid and a2.slot = 2
@@ -508,7 +519,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 			return err
 		}
 	}
-	if err := lookUpASINs(ctx, tx, stage, ids, newCells); err != nil {
+	if err := lookUpASINs(ctx, tx, stage, ids, newCells, names.asins.lookUpAfter()); err != nil {
 		return err
 	}
 	started := time.Now()

@@ -180,6 +180,11 @@ func (w *Warehouse) backgroundRun(ds int) (again bool) {
 	w.bgMu.Lock()
 	w.runs[ds] = cancel
 	w.bgMu.Unlock()
+	// First the ASIN index, which the next import looks products up in: it only reads the
+	// store and takes a fraction of a second once built.
+	if err := w.refreshASINIndex(ctx); err != nil && ctx.Err() == nil {
+		slog.Error("trends: extending the ASIN index failed", "err", err)
+	}
 	err := w.refreshSeasonalityNow(ctx, ds)
 	if err == nil {
 		w.compactIfDue(ctx, ds)

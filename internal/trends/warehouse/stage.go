@@ -12,32 +12,50 @@ import (
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
 
-// parquetRow is one staged row as a staging file holds it, in stageColumns' order; nil is NULL
-// (a blank share, a missing product, no brand). Shares are basis points (0..10000), brands
-// and categories their dictionary ids.
+// parquetRow is one staged row as a staging file holds it, in stageColumns' order. Every
+// column is required: an empty string, a share of -1 and an id of 0 stand for NULL (a blank
+// share, a missing product, no brand) and readStage turns them back (stagedNull). Optional
+// columns cost parquet-go twice the time to write. Shares are basis points (0..10000), brands,
+// categories and products found in the ASIN index their dictionary ids (from 1).
 type parquetRow struct {
-	Ord        int32   `parquet:"ord"`
-	Line       int32   `parquet:"line"`
-	Term       string  `parquet:"term"`
-	Rank       int32   `parquet:"rank"`
-	Department *string `parquet:"department,optional"`
-	ASIN1      *string `parquet:"asin1,optional"`
-	Click1     *int32  `parquet:"click1,optional"`
-	Conv1      *int32  `parquet:"conv1,optional"`
-	ASIN2      *string `parquet:"asin2,optional"`
-	Click2     *int32  `parquet:"click2,optional"`
-	Conv2      *int32  `parquet:"conv2,optional"`
-	ASIN3      *string `parquet:"asin3,optional"`
-	Click3     *int32  `parquet:"click3,optional"`
-	Conv3      *int32  `parquet:"conv3,optional"`
-	Brand1     *int32  `parquet:"brand1,optional"`
-	Brand2     *int32  `parquet:"brand2,optional"`
-	Brand3     *int32  `parquet:"brand3,optional"`
-	Cat1       *int32  `parquet:"cat1,optional"`
-	Cat2       *int32  `parquet:"cat2,optional"`
-	Cat3       *int32  `parquet:"cat3,optional"`
+	Ord        int32  `parquet:"ord"`
+	Line       int32  `parquet:"line"`
+	Term       string `parquet:"term"`
+	Rank       int32  `parquet:"rank"`
+	Department string `parquet:"department"`
+	ASIN1      string `parquet:"asin1"`
+	Click1     int16  `parquet:"click1"`
+	Conv1      int16  `parquet:"conv1"`
+	ASIN2      string `parquet:"asin2"`
+	Click2     int16  `parquet:"click2"`
+	Conv2      int16  `parquet:"conv2"`
+	ASIN3      string `parquet:"asin3"`
+	Click3     int16  `parquet:"click3"`
+	Conv3      int16  `parquet:"conv3"`
+	Brand1     int32  `parquet:"brand1"`
+	Brand2     int32  `parquet:"brand2"`
+	Brand3     int32  `parquet:"brand3"`
+	Cat1       int32  `parquet:"cat1"`
+	Cat2       int32  `parquet:"cat2"`
+	Cat3       int32  `parquet:"cat3"`
+	ASINID1    int32  `parquet:"asin_id1"`
+	ASINID2    int32  `parquet:"asin_id2"`
+	ASINID3    int32  `parquet:"asin_id3"`
+}
 
-	values [12]int32 // what the integer pointers point at
+// noShare is a blank share in a staging file.
+const noShare = -1
+
+// stagedNull is the value that stands for NULL in a staging file's column of a SQL type.
+func stagedNull(sqlType string) string {
+	switch sqlType {
+	case "varchar":
+		return "''"
+	case "smallint":
+		return "-1"
+	default: // ids
+		return "0"
+	}
 }
 
 // writeStaged writes rows to a Parquet file at path, and their titles to the spill, until
@@ -53,13 +71,20 @@ func writeStaged(path string, batches <-chan rowBatch, spill *titleSpill, names 
 	pw := parquet.NewGenericWriter[parquetRow](bw, parquet.Compression(&parquet.Uncompressed), parquet.MaxRowsPerRowGroup(122880))
 	brands, categories := map[string]int32{}, map[string]int32{}
 	buf := make([]parquetRow, stageBatch)
+	codes, ids := make([]string, 3*stageBatch), make([]int32, 3*stageBatch)
 	for batch := range batches {
 		if err := spill.add(batch.first, batch.rows); err != nil {
 			return err
 		}
+		for i := range batch.rows {
+			for k := range 3 {
+				codes[3*i+k] = batch.rows[i].Products[k].ASIN
+			}
+		}
+		names.asins.lookUpAll(codes[:3*len(batch.rows)], ids)
 		out := buf[:len(batch.rows)]
 		for i := range batch.rows {
-			fillStaged(&out[i], batch.first+i, &batch.rows[i], names, brands, categories)
+			fillStaged(&out[i], batch.first+i, &batch.rows[i], ids[3*i:3*i+3], names, brands, categories)
 		}
 		if _, err := pw.Write(out); err != nil {
 			return fmt.Errorf("import: stage: %w", err)
@@ -75,52 +100,46 @@ func writeStaged(path string, batches <-chan rowBatch, spill *titleSpill, names 
 	return f.Close()
 }
 
-// fillStaged makes p row ord of the report. Its pointers point into r and into p itself, so
-// nothing is allocated per row; the writer copies the values before the batch is reused.
-func fillStaged(p *parquetRow, ord int, r *report.Row, names stageNames, brands, categories map[string]int32) {
-	*p = parquetRow{Ord: int32(ord), Line: int32(r.Line), Term: r.Term, Rank: r.Rank}
-	if r.Department != "" {
-		p.Department = &r.Department
-	}
-	asins := [3]**string{&p.ASIN1, &p.ASIN2, &p.ASIN3}
-	shares := [6]**int32{&p.Click1, &p.Conv1, &p.Click2, &p.Conv2, &p.Click3, &p.Conv3}
+// fillStaged makes p row ord of the report, whose products have the ids asinIDs in the ASIN
+// index (-1: not found there). A product found there is staged with its id and without its
+// code, but for the top product, whose code the measures keep.
+func fillStaged(p *parquetRow, ord int, r *report.Row, asinIDs []int32, names stageNames, brands, categories map[string]int32) {
+	*p = parquetRow{Ord: int32(ord), Line: int32(r.Line), Term: r.Term, Rank: r.Rank, Department: r.Department}
+	asins := [3]*string{&p.ASIN1, &p.ASIN2, &p.ASIN3}
+	found := [3]*int32{&p.ASINID1, &p.ASINID2, &p.ASINID3}
+	shares := [6]*int16{&p.Click1, &p.Conv1, &p.Click2, &p.Conv2, &p.Click3, &p.Conv3}
 	for k := range r.Products {
 		prod := &r.Products[k]
-		if prod.ASIN != "" {
-			*asins[k] = &prod.ASIN
+		if asinIDs[k] < 0 || k == 0 {
+			*asins[k] = prod.ASIN
 		}
+		*found[k] = max(asinIDs[k], 0)
 		for j, share := range []float32{prod.ClickShare, prod.ConversionShare} {
+			*shares[2*k+j] = noShare
 			if share >= 0 {
-				p.values[2*k+j] = int32(share*10000 + 0.5)
-				*shares[2*k+j] = &p.values[2*k+j]
+				*shares[2*k+j] = int16(share*10000 + 0.5)
 			}
 		}
 	}
-	ids := [6]**int32{&p.Brand1, &p.Brand2, &p.Brand3, &p.Cat1, &p.Cat2, &p.Cat3}
+	ids := [6]*int32{&p.Brand1, &p.Brand2, &p.Brand3, &p.Cat1, &p.Cat2, &p.Cat3}
 	for k := range 3 {
-		if id, ok := nameID(names.brands, brands, r.Brands[k]); ok {
-			p.values[6+k] = id
-			*ids[k] = &p.values[6+k]
-		}
-		if id, ok := nameID(names.categories, categories, r.Categories[k]); ok {
-			p.values[9+k] = id
-			*ids[3+k] = &p.values[9+k]
-		}
+		*ids[k] = nameID(names.brands, brands, r.Brands[k])
+		*ids[3+k] = nameID(names.categories, categories, r.Categories[k])
 	}
 }
 
 // nameID is name's id in d, remembered in the writer's own cache so the shared dictionary is
-// locked only for names the writer meets first; false for no name.
-func nameID(d *nameIDs, cache map[string]int32, name string) (int32, bool) {
+// locked only for names the writer meets first; 0 for no name.
+func nameID(d *nameIDs, cache map[string]int32, name string) int32 {
 	if name == "" {
-		return 0, false
+		return 0
 	}
 	id, ok := cache[name]
 	if !ok {
 		id = d.id(name)
 		cache[name] = id
 	}
-	return id, true
+	return id
 }
 
 // loadStage is readStage; tests replace it to fail.
@@ -131,6 +150,9 @@ func readStage(ctx context.Context, conn *sql.Conn, stage string, paths []string
 	cols := make([]string, len(stageColumns))
 	for i, c := range stageColumns {
 		cols[i] = c[0]
+		if c[0] != "ord" && c[0] != "line" && c[0] != "term" && c[0] != "rank" {
+			cols[i] = "nullif(" + c[0] + ", " + stagedNull(c[1]) + ")"
+		}
 	}
 	args := make([]any, len(paths))
 	for i, p := range paths {

@@ -5,13 +5,38 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sellertrends/sellertrends/internal/trends/asinindex"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
 
 // A staged row reads back into the staging table as it was parsed: quotes, commas and line
 // breaks in a term survive, blank shares, missing products and absent names are NULL, shares
-// become basis points and names their dictionary ids.
+// become basis points and names their dictionary ids. Products the ASIN index knows get its
+// ids, and only the top one keeps its code.
 func TestStagedRowsReadBack(t *testing.T) {
+	t.Run("without an ASIN index", func(t *testing.T) {
+		stagedRowsReadBack(t, nil, "B0AAAAAAAA|3862|-|B0BBBBBBBB|0|10000|-|-|-|7|-|-|3|3|-|-|-|-")
+	})
+	t.Run("with an ASIN index", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "asins.idx")
+		var pairs []asinindex.Pair
+		for i, code := range []string{"B0AAAAAAAA", "B0BBBBBBBB"} {
+			p, _ := asinindex.PairOf(code, int32(41+i))
+			pairs = append(pairs, p)
+		}
+		if err := asinindex.Write(path, nil, pairs, asinindex.Coverage{MaxID: 42, Rows: 2}); err != nil {
+			t.Fatal(err)
+		}
+		x, err := asinindex.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer x.Close()
+		stagedRowsReadBack(t, &asinIndexFor{x, 42}, "B0AAAAAAAA|3862|-|-|0|10000|-|-|-|7|-|-|3|3|-|41|42|-")
+	})
+}
+
+func stagedRowsReadBack(t *testing.T, asins *asinIndexFor, wantProducts string) {
 	brands := &nameIDs{table: "brand", ids: map[string]int32{"Acme": 7}}
 	categories := &nameIDs{table: "category", ids: map[string]int32{"Toys": 3}}
 	row := report.Row{Line: 12, Rank: 345, Term: "14\" \"pro\", max\nsize", Department: "amazon.com",
@@ -34,7 +59,7 @@ func TestStagedRowsReadBack(t *testing.T) {
 	close(batches)
 	path := filepath.Join(t.TempDir(), "stage.parquet")
 	count := newRowCounter(nil)
-	if err := writeStaged(path, batches, spill, stageNames{brands, categories}, count); err != nil {
+	if err := writeStaged(path, batches, spill, stageNames{brands, categories, asins}, count); err != nil {
 		t.Fatal(err)
 	}
 	if count.rows != 2 || count.deepest != 346 || count.with != [4]int{1, 0, 1, 0} {
@@ -58,12 +83,13 @@ func TestStagedRowsReadBack(t *testing.T) {
 		coalesce(asin2, '-'), coalesce(click2::varchar, '-'), coalesce(conv2::varchar, '-'),
 		coalesce(asin3, '-'), coalesce(click3::varchar, '-'), coalesce(conv3::varchar, '-'),
 		coalesce(brand1::varchar, '-'), coalesce(brand2::varchar, '-'), coalesce(brand3::varchar, '-'),
-		coalesce(cat1::varchar, '-'), coalesce(cat2::varchar, '-'), coalesce(cat3::varchar, '-')), ';' order by ord) from st`).Scan(&got)
+		coalesce(cat1::varchar, '-'), coalesce(cat2::varchar, '-'), coalesce(cat3::varchar, '-'),
+		coalesce(asin_id1::varchar, '-'), coalesce(asin_id2::varchar, '-'), coalesce(asin_id3::varchar, '-')), ';' order by ord) from st`).Scan(&got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "2048|12|" + row.Term + "|345|amazon.com|B0AAAAAAAA|3862|-|B0BBBBBBBB|0|10000|-|-|-|7|-|-|3|3|-;" +
-		"2049|13|plain|346|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-"
+	want := "2048|12|" + row.Term + "|345|amazon.com|" + wantProducts + ";" +
+		"2049|13|plain|346|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-|-"
 	if got != want {
 		t.Errorf("read back\n got %q\nwant %q", got, want)
 	}

@@ -33,6 +33,10 @@ type Warehouse struct {
 	memory, writeMemory string
 	// dir holds the store; imports write their staging files there.
 	dir string
+	// asinIndex is the ASIN index file's path (asin_index.go); asinIndexMu serialises its
+	// writers.
+	asinIndex   string
+	asinIndexMu sync.Mutex
 	// names caches dictionary names for pages (term_history.go: dictionaryNames).
 	names *lru.Cache[nameKey, [2]string]
 	// products: which datasets' copies have their products table (term_products.go).
@@ -88,7 +92,7 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		return nil, fmt.Errorf("warehouse: open %s: %w", copyPath(path), err)
 	}
 	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
-	w := &Warehouse{db: db, dir: filepath.Dir(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
+	w := &Warehouse{db: db, dir: filepath.Dir(path), asinIndex: asinIndexPath(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
 	w.bgCtx, w.bgStop = context.WithCancel(context.Background())
 	if err := w.migrate(ctx); err != nil {
 		db.Close()
@@ -152,13 +156,15 @@ func (w *Warehouse) lockWriter(ctx context.Context) func() {
 
 // dropStaleStaging removes what a killed import left behind. Its staging table was temporary
 // and died with the process, but its staging files stay next to the store (Parquet, or CSV
-// from earlier versions and the title spill where it cannot be unlinked at once); stores written by
+// from earlier versions and the title spill where it cannot be unlinked at once), as does an ASIN
+// index being written (its temporary file); stores written by
 // earlier versions may also hold regular "stage_" tables. Only this process has the file open,
 // so no import is running.
 func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
 	var files []string
-	for _, pattern := range []string{"stage_*.csv", "stage_*.parquet"} {
-		matched, err := filepath.Glob(filepath.Join(w.dir, pattern))
+	patterns := []string{filepath.Join(w.dir, "stage_*.csv"), filepath.Join(w.dir, "stage_*.parquet"), w.asinIndex + ".*.tmp"}
+	for _, pattern := range patterns {
+		matched, err := filepath.Glob(pattern)
 		if err != nil {
 			return err
 		}
