@@ -133,7 +133,15 @@ func (w *Warehouse) refreshASINIndexLater() {
 func (w *Warehouse) refreshASINIndex(ctx context.Context) error {
 	w.asinIndexMu.Lock()
 	defer w.asinIndexMu.Unlock()
+	// An import cancels the background job's context, but not these statements: each is short,
+	// and a DuckDB statement cancelled as it starts can leave its connection in a state that
+	// keeps the database open (warehouse.go: Close). Cancellation stops it between chunks.
+	stop := ctx
+	ctx = context.WithoutCancel(ctx)
 	for {
+		if err := stop.Err(); err != nil {
+			return err
+		}
 		var newest sql.NullInt64
 		if err := w.db.QueryRowContext(ctx, `select max(id) from asin`).Scan(&newest); err != nil {
 			return err
