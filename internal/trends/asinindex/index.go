@@ -81,6 +81,26 @@ func Open(path string) (*Index, error) {
 	return x, nil
 }
 
+// ReadCoverage reads what the index file at path covers from its header alone, without
+// checking the rest of the file (Open does).
+func ReadCoverage(path string) (Coverage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Coverage{}, err
+	}
+	defer f.Close()
+	head := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:8]) != magic {
+		return Coverage{}, fmt.Errorf("asinindex: %s: not an index file", filepath.Base(path))
+	}
+	return coverageOf(head), nil
+}
+
+func coverageOf(head []byte) Coverage {
+	le := binary.LittleEndian
+	return Coverage{MaxID: int64(le.Uint64(head[24:])), Rows: int64(le.Uint64(head[32:])), LastHash: le.Uint64(head[40:])}
+}
+
 func parse(data []byte) (*Index, error) {
 	if len(data) < headerSize || string(data[:8]) != magic {
 		return nil, errors.New("not an index file")
@@ -88,7 +108,7 @@ func parse(data []byte) (*Index, error) {
 	le := binary.LittleEndian
 	b := uint(le.Uint32(data[8:]))
 	count := le.Uint64(data[16:])
-	cov := Coverage{MaxID: int64(le.Uint64(data[24:])), Rows: int64(le.Uint64(data[32:])), LastHash: le.Uint64(data[40:])}
+	cov := coverageOf(data)
 	if b < minBucketBits || b > maxBucketBits {
 		return nil, errors.New("bad bucket size")
 	}

@@ -165,6 +165,9 @@ func TestWriteThenExtend(t *testing.T) {
 	if old.Coverage() != cov {
 		t.Errorf("Coverage = %+v, want %+v", old.Coverage(), cov)
 	}
+	if c, err := ReadCoverage(path); err != nil || c != cov {
+		t.Errorf("ReadCoverage = %+v, %v; want %+v", c, err, cov)
+	}
 	// Extending it rewrites the file whole, old entries and new, while the old one is mapped.
 	cov2 := Coverage{MaxID: 20_000, Rows: 20_001, LastHash: HashCode(second[len(second)-1])}
 	if err := Write(path, old, pairsOf(t, second, 10_001), cov2); err != nil {
@@ -244,6 +247,9 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 			x.Close()
 			t.Errorf("%s: Open accepted the file", what)
 		}
+	}
+	if _, err := ReadCoverage(path); err == nil {
+		t.Error("ReadCoverage read an empty file")
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing.idx")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v, want not exist", err)

@@ -70,6 +70,7 @@ func (w *Warehouse) openASINIndex(ctx context.Context, q queryer) *asinIndexFor 
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			slog.Warn("trends: ASIN index not used", "err", err)
+			w.asinIndexBad.Store(true)
 		}
 		return nil
 	}
@@ -77,6 +78,7 @@ func (w *Warehouse) openASINIndex(ctx context.Context, q queryer) *asinIndexFor 
 	if err != nil || !ok {
 		if err == nil {
 			slog.Warn("trends: ASIN index not used: it was built from another dictionary")
+			w.asinIndexBad.Store(true)
 		} else if ctx.Err() == nil {
 			slog.Warn("trends: ASIN index not used", "err", err)
 		}
@@ -149,6 +151,9 @@ func (w *Warehouse) refreshASINIndex(ctx context.Context) error {
 		if !newest.Valid {
 			return nil
 		}
+		if w.asinIndexCurrent(ctx, newest.Int64) {
+			return nil
+		}
 		cur := w.openASINIndex(ctx, w.db)
 		from, rows := int64(0), int64(0)
 		if cur != nil {
@@ -164,6 +169,23 @@ func (w *Warehouse) refreshASINIndex(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// asinIndexCurrent says, from the index file's header, whether the index covers the dictionary
+// up to id newest, so it need not be read: an up-to-date index is the common case after an
+// import that brought no new ASINs, and when the server starts. An import that found the file
+// unusable sets asinIndexBad, so the next refresh reads (and rewrites) it whatever its header
+// says.
+func (w *Warehouse) asinIndexCurrent(ctx context.Context, newest int64) bool {
+	if w.asinIndexBad.Swap(false) {
+		return false
+	}
+	cov, err := asinindex.ReadCoverage(w.asinIndex)
+	if err != nil || cov.MaxID < newest {
+		return false
+	}
+	ok, err := coversDictionary(ctx, w.db, cov)
+	return ok && err == nil
 }
 
 // extendASINIndex writes the index of cur's entries (none when cur is nil) and the

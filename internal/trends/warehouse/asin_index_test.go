@@ -239,6 +239,14 @@ func TestASINIndexOfAnotherDictionaryIsNotUsed(t *testing.T) {
 			return os.WriteFile(w.asinIndex, b, 0o644)
 		},
 		"damaged": func() error { return os.WriteFile(w.asinIndex, []byte("STASINX1 and then nothing useful"), 0o644) },
+		"damaged past its header": func() error {
+			b, err := os.ReadFile(w.asinIndex)
+			if err != nil {
+				return err
+			}
+			b[len(b)-1] ^= 0xff
+			return os.WriteFile(w.asinIndex, b, 0o644)
+		},
 	} {
 		if err := spoil(); err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -34,9 +35,10 @@ type Warehouse struct {
 	// dir holds the store; imports write their staging files there.
 	dir string
 	// asinIndex is the ASIN index file's path (asin_index.go); asinIndexMu serialises its
-	// writers.
-	asinIndex   string
-	asinIndexMu sync.Mutex
+	// writers; asinIndexBad says an import found it unusable.
+	asinIndex    string
+	asinIndexMu  sync.Mutex
+	asinIndexBad atomic.Bool
 	// names caches dictionary names for pages (term_history.go: dictionaryNames).
 	names *lru.Cache[nameKey, [2]string]
 	// products: which datasets' copies have their products table (term_products.go).
