@@ -429,10 +429,11 @@ func readBatches(ctx context.Context, src RowSource) (<-chan rowBatch, <-chan er
 }
 
 // lookUpTerms makes the table terms (rid, term, id): each staged row's term id in the
-// dataset's dictionary, NULL for terms it lacks (all of them when the dataset is new). It runs
+// dataset's dictionary, NULL for terms it lacks (all of them when the dataset is new), and the
+// term itself only for those: no later step reads the others' strings. It runs
 // before the import's transaction; the writer lock keeps the dictionary as it is until then.
 func lookUpTerms(ctx context.Context, conn *sql.Conn, stage, terms string, meta report.Meta, workspace string) error {
-	_, err := conn.ExecContext(ctx, `create or replace temp table `+terms+` as select s.rowid rid, s.term, t.id from `+stage+` s
+	_, err := conn.ExecContext(ctx, `create or replace temp table `+terms+` as select s.rowid rid, case when t.id is null then s.term end term, t.id from `+stage+` s
 		left join (select id, term from term where dataset_id = (select id from dataset where workspace = ? and marketplace = ? and kind = ?)) t
 		on t.term = s.term`, workspace, meta.Marketplace, string(meta.Period.Kind))
 	if err != nil {
