@@ -248,8 +248,13 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 			t.Errorf("%s: Open accepted the file", what)
 		}
 	}
-	if _, err := ReadCoverage(path); err == nil {
-		t.Error("ReadCoverage read an empty file")
+	for _, spoilt := range [][]byte{nil, good[:headerSize-1], append([]byte("XX"), good[2:]...)} {
+		if err := os.WriteFile(path, spoilt, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadCoverage(path); err == nil {
+			t.Errorf("ReadCoverage read a header from %d bytes that are not an index's", len(spoilt))
+		}
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing.idx")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v, want not exist", err)
