@@ -73,15 +73,15 @@ func writeStaged(path string, batches <-chan rowBatch, spill *titleSpill, names 
 	buf := make([]parquetRow, stageBatch)
 	codes, ids := make([]string, 3*stageBatch), make([]int32, 3*stageBatch)
 	for batch := range batches {
-		if err := spill.add(batch.first, batch.rows); err != nil {
-			return err
-		}
 		for i := range batch.rows {
 			for k := range 3 {
 				codes[3*i+k] = batch.rows[i].Products[k].ASIN
 			}
 		}
 		names.asins.lookUpAll(codes[:3*len(batch.rows)], ids)
+		if err := spill.add(batch.first, batch.rows, ids); err != nil {
+			return err
+		}
 		out := buf[:len(batch.rows)]
 		for i := range batch.rows {
 			fillStaged(&out[i], batch.first+i, &batch.rows[i], ids[3*i:3*i+3], names, brands, categories)

@@ -52,16 +52,23 @@ func newTitleSpill(dir, stage string) (*titleSpill, error) {
 	return s, nil
 }
 
-// add appends one batch's titles; first is the ordinal of its first row. Safe for concurrent
-// use: each batch takes its place in the file under the lock and writes it outside it.
-func (s *titleSpill) add(first int, rows []report.Row) error {
+// add appends one batch's titles; first is the ordinal of its first row, and known[3*i+k] is
+// row i's product k's id in the ASIN index (-1 when not found there). A product the index
+// knows is in the dictionary already, so its title is never read back: it is spilled empty
+// (a week's 7.8M titles were ~0.4 CPU-seconds and 280 MB written). Safe for concurrent use:
+// each batch takes its place in the file under the lock and writes it outside it.
+func (s *titleSpill) add(first int, rows []report.Row, known []int32) error {
 	buf := make([]byte, 0, len(rows)*96)
 	rel := make([]uint32, len(rows))
 	for i := range rows {
 		rel[i] = uint32(len(buf))
-		for _, p := range rows[i].Products {
-			buf = binary.AppendUvarint(buf, uint64(len(p.Title)))
-			buf = append(buf, p.Title...)
+		for k, p := range rows[i].Products {
+			title := p.Title
+			if known[3*i+k] >= 0 {
+				title = ""
+			}
+			buf = binary.AppendUvarint(buf, uint64(len(title)))
+			buf = append(buf, title...)
 		}
 	}
 	s.mu.Lock()
