@@ -265,3 +265,17 @@ func TestASINIndexOfAnotherDictionaryIsNotUsed(t *testing.T) {
 		t.Errorf("temporary index files left: %v", tmp)
 	}
 }
+
+// An index a killed process was writing (its temporary file) is removed when the store opens.
+func TestOpenRemovesAnUnfinishedASINIndex(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	closeChecked(t, openAt(t, path))
+	unfinished := asinIndexPath(path) + ".12345.tmp"
+	if err := os.WriteFile(unfinished, []byte("half an index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	closeChecked(t, openAt(t, path))
+	if _, err := os.Stat(unfinished); !os.IsNotExist(err) {
+		t.Fatalf("the unfinished index is still there (%v)", err)
+	}
+}
