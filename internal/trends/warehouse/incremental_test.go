@@ -219,16 +219,7 @@ func TestOverviewAgreesWithExplore(t *testing.T) {
 // is added twice.
 func TestASINsGetTheDictionaryIDs(t *testing.T) {
 	w := openTemp(t)
-	row := func(line int, term string, rank int32, asins ...string) report.Row {
-		r := report.Row{Line: line, Term: term, Rank: rank}
-		for k := range r.Products {
-			r.Products[k] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
-			if k < len(asins) {
-				r.Products[k].ASIN, r.Products[k].Title = asins[k], "title of "+asins[k]
-			}
-		}
-		return r
-	}
+	row := productRow
 	first := week(0, nil)
 	first.rows = []report.Row{row(3, "kept", 1, "B0A", "B0B", "B0C"), row(4, "moved", 2, "B0D", "B0E", "B0F"),
 		row(5, "changed", 3, "B0G", "B0H"), row(6, "gone", 4, "B0X")}
