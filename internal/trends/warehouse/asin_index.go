@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"strings"
 
@@ -140,6 +141,7 @@ func (w *Warehouse) refreshASINIndex(ctx context.Context) error {
 	// keeps the database open (warehouse.go: Close). Cancellation stops it between chunks.
 	stop := ctx
 	ctx = context.WithoutCancel(ctx)
+	wroteAnew := false
 	for {
 		if err := stop.Err(); err != nil {
 			return err
@@ -155,15 +157,19 @@ func (w *Warehouse) refreshASINIndex(ctx context.Context) error {
 			return nil
 		}
 		cur := w.openASINIndex(ctx, w.db)
-		from, rows := int64(0), int64(0)
+		// Written anew, the index starts below every id a dictionary can hold.
+		from, rows := int64(math.MinInt32)-1, int64(0)
 		if cur != nil {
 			from, rows = cur.Coverage().MaxID, cur.Coverage().Rows
+		} else if wroteAnew { // the file just written does not match: stop, not loop
+			return errors.New("trends: ASIN index: the index just written does not match the dictionary")
 		}
 		if from >= newest.Int64 {
 			cur.close()
 			return nil
 		}
 		err := w.extendASINIndex(ctx, cur, from, rows)
+		wroteAnew = cur == nil
 		cur.close()
 		if err != nil {
 			return err
@@ -207,7 +213,8 @@ func (w *Warehouse) extendASINIndex(ctx context.Context, cur *asinIndexFor, from
 		if err := res.Scan(&id, &code); err != nil {
 			return err
 		}
-		if p, ok := asinindex.PairOf(code, id); ok {
+		// Ids start at 1 (staging writes 0 for "not found"); any other is left to DuckDB's lookup.
+		if p, ok := asinindex.PairOf(code, id); ok && id > 0 {
 			added = append(added, p)
 		}
 		cov.Rows++

@@ -75,7 +75,7 @@ func cut(s string) (string, string, bool) {
 }
 
 // checkIndexMatchesDictionary fails unless the store's index covers the whole dictionary and
-// finds every code Key accepts with its id.
+// finds every code Key accepts with its id (ids from 1), and no other.
 func checkIndexMatchesDictionary(t *testing.T, w *Warehouse) *asinIndexFor {
 	t.Helper()
 	ctx := context.Background()
@@ -100,13 +100,13 @@ func checkIndexMatchesDictionary(t *testing.T, w *Warehouse) *asinIndexFor {
 		all++
 		most = max(most, int64(id))
 		got, found := x.Lookup(code)
-		if _, ok := asinindex.Key(code); ok {
+		if _, ok := asinindex.Key(code); ok && id > 0 {
 			indexed++
 			if !found || got != id {
 				t.Errorf("index: %q is %d, %v; want %d", code, got, found, id)
 			}
 		} else if found {
-			t.Errorf("index holds %q, which Key refuses", code)
+			t.Errorf("index holds %q (id %d), which it must leave out", code, id)
 		}
 	}
 	cov := x.Coverage()
@@ -278,4 +278,25 @@ func TestOpenRemovesAnUnfinishedASINIndex(t *testing.T) {
 	if _, err := os.Stat(unfinished); !os.IsNotExist(err) {
 		t.Fatalf("the unfinished index is still there (%v)", err)
 	}
+}
+
+// A dictionary entry with an id below 1 (staging's "not found") is left out of the index and
+// found by DuckDB's lookup in the whole dictionary.
+func TestASINIndexLeavesOutIDsBelowOne(t *testing.T) {
+	w := openTemp(t)
+	ctx := context.Background()
+	load(t, w, "ws", productWeek(0, productRow(3, "t", 1, "B0A", "B0B")))
+	if _, err := w.db.Exec(`insert into asin values (0, 'B0ZERO', 'zero')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.refreshASINIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	x := checkIndexMatchesDictionary(t, w)
+	if _, found := x.Lookup("B0ZERO"); found || x.lookUpAfter() != -1 {
+		t.Fatalf("B0ZERO found %v, lookUpAfter %d; want not indexed and the whole dictionary searched", found, x.lookUpAfter())
+	}
+	rows := []report.Row{productRow(3, "t", 1, "B0ZERO", "B0A", "B0NEW")}
+	load(t, w, "ws", productWeek(1, rows...))
+	checkProducts(t, w, rows)
 }
