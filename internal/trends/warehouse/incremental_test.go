@@ -128,6 +128,35 @@ func TestPreparedMeasuresMatchAFullRebuild(t *testing.T) {
 	matchesFullRebuild(t, w, "prep", "replaced latest")
 }
 
+// A bulk load (SkipStats, then one RebuildStats) leaves next week's inputs prepared, as the
+// background job does after an import, so the next import uses them and comes out right.
+func TestRebuildPreparesTheNextImport(t *testing.T) {
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for n := range 20 {
+		if _, err := w.Import(context.Background(), churnWeek(n, rng), ImportOptions{Workspace: "bulk", ImportedBy: "t", SkipStats: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The background job after each import prepares them too; the benchmark generator writes
+	// its tables directly, with no job, which forgetting them here stands for.
+	w.WaitBackground()
+	if _, err := w.db.Exec(`delete from stats_next_basis`); err != nil {
+		t.Fatal(err)
+	}
+	ds := dataset(t, w, "bulk")
+	if err := w.RebuildStats(context.Background(), ds.ID); err != nil {
+		t.Fatal(err)
+	}
+	used := nextStatsUsed.Load()
+	load(t, w, "bulk", churnWeek(20, rng))
+	if nextStatsUsed.Load() != used+1 {
+		t.Error("the first import after a rebuild did not use the prepared inputs")
+	}
+	w.WaitBackground()
+	matchesFullRebuild(t, w, "bulk", "after the bulk load")
+}
+
 // After an import whose measures come from the prepared table, and after one computed the
 // usual way, term_keys holds every term of term_stats once, with its id, sorted by hash, and
 // each term is found by its string.
