@@ -45,11 +45,7 @@ func TestImportPreemptsTheBackgroundJob(t *testing.T) {
 		t.Fatal("the second import waited for the first import's background job")
 	}
 	w.WaitBackground()
-	used := nextStatsUsed.Load()
-	load(t, w, "bg", churnWeek(2, rng))
-	if nextStatsUsed.Load() != used+1 {
-		t.Error("the background job did not run again after the import that cancelled it")
-	}
+	loadPrepared(t, w, "bg", churnWeek(2, rng), "the background job did not run again after the import that cancelled it")
 	w.WaitBackground()
 	matchesFullRebuild(t, w, "bg", "after a preempted job")
 }
@@ -89,9 +85,5 @@ func TestOverdueBackgroundJobIsNotCancelled(t *testing.T) {
 	if cancelled.Load() {
 		t.Fatal("an overdue background job was cancelled")
 	}
-	used := nextStatsUsed.Load()
-	load(t, w, "overdue", churnWeek(1, rng))
-	if nextStatsUsed.Load() != used+1 {
-		t.Error("the overdue job did not finish")
-	}
+	loadPrepared(t, w, "overdue", churnWeek(1, rng), "the overdue job did not finish")
 }

@@ -97,6 +97,17 @@ func TestIncrementalMeasuresMatchAFullRebuild(t *testing.T) {
 	check("after the backfill")
 }
 
+// loadPrepared imports src into workspace ws and fails, saying why, unless its measures came
+// from the table the background job (or a rebuild) prepared.
+func loadPrepared(t *testing.T, w *Warehouse, ws string, src *memSource, why string) {
+	t.Helper()
+	used := nextStatsUsed.Load()
+	load(t, w, ws, src)
+	if nextStatsUsed.Load() != used+1 {
+		t.Fatal(why)
+	}
+}
+
 // Next week's measures from the table the background job prepared after the previous import
 // (next_stats.go) are exactly what a full recomputation gives, over more than a year, so the
 // year-ago ranks and coming-up count too; and a replaced week, which the prepared table does
@@ -148,11 +159,7 @@ func TestRebuildPreparesTheNextImport(t *testing.T) {
 	if err := w.RebuildStats(context.Background(), ds.ID); err != nil {
 		t.Fatal(err)
 	}
-	used := nextStatsUsed.Load()
-	load(t, w, "bulk", churnWeek(20, rng))
-	if nextStatsUsed.Load() != used+1 {
-		t.Error("the first import after a rebuild did not use the prepared inputs")
-	}
+	loadPrepared(t, w, "bulk", churnWeek(20, rng), "the first import after a rebuild did not use the prepared inputs")
 	w.WaitBackground()
 	matchesFullRebuild(t, w, "bulk", "after the bulk load")
 }
@@ -173,11 +180,8 @@ func TestTermKeysFollowTheMeasures(t *testing.T) {
 	w.WaitBackground()
 	load(t, w, "keys", week(1, terms("a", 9, terms("m", 8, map[string]int{})))) // m8 dropped, a's new
 	w.WaitBackground()
-	used := nextStatsUsed.Load()
-	load(t, w, "keys", week(2, terms("n", 3, terms("a", 9, map[string]int{})))) // the m's dropped, n's new
-	if nextStatsUsed.Load() != used+1 {
-		t.Fatal("the import did not use the prepared table")
-	}
+	// the m's dropped, n's new
+	loadPrepared(t, w, "keys", week(2, terms("n", 3, terms("a", 9, map[string]int{}))), "the import did not use the prepared table")
 	checkTermKeys(t, w)
 	d := dataset(t, w, "keys")
 	for term, want := range map[string][]int{"a3": {0, 12, 4}, "n2": {0, 0, 12}, "m8": {9, 0, 0}} {
@@ -254,14 +258,10 @@ func TestASINsGetTheDictionaryIDs(t *testing.T) {
 		row(5, "changed", 3, "B0G", "B0H"), row(6, "gone", 4, "B0X")}
 	load(t, w, "ws", first)
 	w.WaitBackground()
-	used := nextStatsUsed.Load()
 	second := week(1, nil)
 	second.rows = []report.Row{row(3, "kept", 1, "B0A", "B0B", "B0C"), row(4, "moved", 2, "B0F", "B0D", "B0E"),
 		row(5, "changed", 3, "B0X", "B0NEW1", "B0G"), row(6, "fresh", 4, "B0NEW2", "B0A", "B0NEW1")}
-	load(t, w, "ws", second)
-	if nextStatsUsed.Load() != used+1 {
-		t.Fatal("the second import did not use the prepared tables")
-	}
+	loadPrepared(t, w, "ws", second, "the second import did not use the prepared tables")
 	var n, distinct int
 	if err := w.db.QueryRow(`select count(*), count(distinct asin) from asin`).Scan(&n, &distinct); err != nil || n != 11 || distinct != 11 {
 		t.Fatalf("the dictionary holds %d ASINs, %d distinct, want 11 (%v)", n, distinct, err)
