@@ -28,8 +28,13 @@ type Job struct {
 	Skipped    []report.ParseError       `json:"skipped,omitempty"`
 	SkipCount  int                       `json:"skippedCount"`
 	Error      string                    `json:"error,omitempty"`
-	Line       int                       `json:"line,omitempty"`
-	CreatedAt  time.Time                 `json:"createdAt"`
+	// Where a failed file is wrong, when the error says: a CSV line or an SP-API record, the
+	// column by its header name, and the value found there.
+	Line      int       `json:"line,omitempty"`
+	Record    int       `json:"record,omitempty"`
+	Column    string    `json:"column,omitempty"`
+	Value     string    `json:"value,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 
 	finished chan struct{} // closed when the job is done or failed
 	path     string
@@ -168,11 +173,11 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 
 func (j *Jobs) fail(job *Job, err error) {
 	var pe *report.ParseError
-	line := 0
-	if errors.As(err, &pe) {
-		line = pe.Line
-	} else {
+	if !errors.As(err, &pe) {
+		pe = &report.ParseError{}
 		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
 	}
-	j.update(job, func(x *Job) { x.State, x.Error, x.Line = "failed", err.Error(), line })
+	j.update(job, func(x *Job) {
+		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", err.Error(), pe.Line, pe.Record, pe.Column, pe.Value
+	})
 }

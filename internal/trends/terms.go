@@ -77,7 +77,7 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 			rec = append(rec, optFloat(v))
 		}
 		rec = append(rec, strconv.Itoa(t.PeriodsPresent), strconv.FormatBool(t.New), strconv.FormatBool(t.Breakout),
-			fmt.Sprintf("%.4f", t.ClickConc), fmt.Sprintf("%.4f", t.ConvConc), optFloat(t.Seasonality), optFloat(t.ComingUp), t.TopBrand, t.TopCategory, t.TopASIN)
+			optFloat(t.ClickConc), optFloat(t.ConvConc), optFloat(t.Seasonality), optFloat(t.ComingUp), t.TopBrand, t.TopCategory, t.TopASIN)
 		return cw.Write(rec)
 	})
 	cw.Flush()

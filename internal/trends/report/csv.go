@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -20,19 +21,20 @@ func (c columns) get(rec []string, name string) string {
 	return ""
 }
 
-// shareUnit says how a layout writes shares.
+// shareUnit says how a file writes shares.
 type shareUnit int
 
 const (
 	percentPoints shareUnit = iota // "38.62" or "38.62%"
-	fraction                       // "0.3862"; values above 1 are read as percent points
+	fraction                       // "0.3862"
+	perFile                        // fractions, unless any share of the file is above 1 (formats.md §7)
 )
 
 // csvLayout describes one accepted CSV layout by its header.
 type csvLayout struct {
 	layout   Layout
-	first    []string // the header's first cells, lower-cased, that identify the layout
-	required []string
+	header   []string // every column, as the layout writes it; all are required (formats.md §11)
+	first    int      // how many of the header's first cells identify the layout
 	unit     shareUnit
 	rank     string
 	term     string
@@ -43,11 +45,16 @@ type csvLayout struct {
 	category func(n int) string
 }
 
-var csvLayouts = []csvLayout{
+var csvLayouts = []*csvLayout{
 	{
-		layout: LayoutAmazonTST, first: []string{"search frequency rank", "search term", "top clicked brand #1"},
-		required: []string{"search frequency rank", "search term", "top clicked product #1: asin"},
-		unit:     percentPoints, rank: "search frequency rank", term: "search term", date: "reporting date",
+		layout: LayoutAmazonTST, first: 3,
+		header: strings.Split("Search Frequency Rank,Search Term,Top Clicked Brand #1,Top Clicked Brands #2,Top Clicked Brands #3,"+
+			"Top Clicked Category #1,Top Clicked Category #2,Top Clicked Category #3,"+
+			"Top Clicked Product #1: ASIN,Top Clicked Product #1: Product Title,Top Clicked Product #1: Click Share,Top Clicked Product #1: Conversion Share,"+
+			"Top Clicked Product #2: ASIN,Top Clicked Product #2: Product Title,Top Clicked Product #2: Click Share,Top Clicked Product #2: Conversion Share,"+
+			"Top Clicked Product #3: ASIN,Top Clicked Product #3: Product Title,Top Clicked Product #3: Click Share,Top Clicked Product #3: Conversion Share,"+
+			"Reporting Date", ","),
+		unit: percentPoints, rank: "search frequency rank", term: "search term", date: "reporting date",
 		product: func(n int) (string, string, string, string) {
 			p := fmt.Sprintf("top clicked product #%d: ", n)
 			return p + "asin", p + "product title", p + "click share", p + "conversion share"
@@ -61,18 +68,20 @@ var csvLayouts = []csvLayout{
 		category: func(n int) string { return fmt.Sprintf("top clicked category #%d", n) },
 	},
 	{
-		layout: LayoutAmazonDept, first: []string{"department", "search term", "search frequency rank"},
-		required: []string{"department", "search term", "search frequency rank", "#1 clicked asin"},
-		unit:     percentPoints, rank: "search frequency rank", term: "search term", dept: "department",
+		layout: LayoutAmazonDept, first: 3,
+		header: strings.Split("Department,Search Term,Search Frequency Rank,#1 Clicked ASIN,#1 Product Title,#1 Click Share,#1 Conversion Share,"+
+			"#2 Clicked ASIN,#2 Product Title,#2 Click Share,#2 Conversion Share,#3 Clicked ASIN,#3 Product Title,#3 Click Share,#3 Conversion Share", ","),
+		unit: percentPoints, rank: "search frequency rank", term: "search term", dept: "department",
 		product: func(n int) (string, string, string, string) {
 			p := fmt.Sprintf("#%d ", n)
 			return p + "clicked asin", p + "product title", p + "click share", p + "conversion share"
 		},
 	},
 	{
-		layout: LayoutWalmartTST, first: []string{"reportdate", "searchkeyword", "searchkeywordfrequencyrank"},
-		required: []string{"reportdate", "searchkeyword", "searchkeywordfrequencyrank", "item1id"},
-		unit:     fraction, rank: "searchkeywordfrequencyrank", term: "searchkeyword", date: "reportdate",
+		layout: LayoutWalmartTST, first: 3,
+		header: strings.Split("reportDate,searchKeyword,searchKeywordFrequencyRank,item1Id,item1Name,item1BrandName,item1ClickShare,item1ConversionShare,"+
+			"item2Id,item2Name,item2BrandName,item2ClickShare,item2ConversionShare,item3Id,item3Name,item3BrandName,item3ClickShare,item3ConversionShare", ","),
+		unit: perFile, rank: "searchkeywordfrequencyrank", term: "searchkeyword", date: "reportdate",
 		product: func(n int) (string, string, string, string) {
 			p := fmt.Sprintf("item%d", n)
 			return p + "id", p + "name", p + "clickshare", p + "conversionshare"
@@ -89,6 +98,7 @@ type csvSource struct {
 	r       *csv.Reader
 	layout  *csvLayout
 	cols    columns
+	unit    shareUnit
 	rankCol int
 	termCol int
 	deptCol int
@@ -104,9 +114,10 @@ func (s *Source) initCSV(br *bufio.Reader, name string, opts Options) error {
 	r.ReuseRecord = true
 	rec, err := r.Read()
 	if err != nil {
-		return csvError(err)
+		return csvError(r, err, rec, nil)
 	}
 	var md metadata
+	before := 1 // records before the first data record
 	if !looksLikeHeader(rec) && strings.Contains(strings.Join(rec, ","), "=[") {
 		md = parseMetadata(rec)
 		if _, ok := md["brand"]; ok {
@@ -119,21 +130,30 @@ func (s *Source) initCSV(br *bufio.Reader, name string, opts Options) error {
 			if errors.Is(err, io.EOF) {
 				return &ParseError{Line: 2, Expected: "missing header: the file ends after its metadata line"}
 			}
-			return csvError(err)
+			return csvError(r, err, rec, nil)
 		}
+		before++
 	}
 	line, _ := r.FieldPos(0)
 	cs := &csvSource{r: r, names: append([]string(nil), rec...)}
 	if err := cs.matchHeader(rec, line); err != nil {
 		return err
 	}
+	if extra := cs.extraColumns(); len(extra) > 0 {
+		s.warnings = append(s.warnings, fmt.Sprintf("line %d: columns not in the %s layout were ignored: %s", line, cs.layout.layout, strings.Join(extra, ", ")))
+	}
 	first, err := r.Read()
 	switch {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return csvError(err)
+		return csvError(r, err, first, cs.names)
 	default:
 		cs.pending = append([]string(nil), first...)
+	}
+	if cs.unit == perFile {
+		if cs.unit, err = cs.decideUnit(opts.reopen, before); err != nil {
+			return err
+		}
 	}
 	s.meta = Meta{Layout: cs.layout.layout, Name: name, Rolling: cs.layout.layout == LayoutWalmartTST}
 	if err := s.resolveCSV(cs, md, name, opts); err != nil {
@@ -155,7 +175,8 @@ func sqpError() error {
 	return fileError("this is a Search Query Performance report, not a search-terms report: download the Top Search Terms report from Brand Analytics")
 }
 
-// matchHeader identifies the layout from the header and checks its required columns.
+// matchHeader identifies the layout from the header and checks that it has every column of
+// the layout: a missing share column would otherwise import as blank shares (formats.md §11).
 func (cs *csvSource) matchHeader(rec []string, line int) error {
 	lower := make([]string, len(rec))
 	for i, h := range rec {
@@ -164,18 +185,19 @@ func (cs *csvSource) matchHeader(rec []string, line int) error {
 	if len(lower) > 0 && (lower[0] == "search query" || (len(lower) > 1 && lower[0] == "reporting date" && lower[1] == "search query")) {
 		return sqpError()
 	}
-	for i := range csvLayouts {
-		l := &csvLayouts[i]
-		if len(lower) < len(l.first) || strings.Join(lower[:len(l.first)], ",") != strings.Join(l.first, ",") {
+	for _, l := range csvLayouts {
+		if len(lower) < l.first || !strings.EqualFold(strings.Join(lower[:l.first], ","), strings.Join(l.header[:l.first], ",")) {
 			continue
 		}
-		cs.layout, cs.cols, cs.width = l, columns{}, len(rec)
+		cs.layout, cs.cols, cs.width, cs.unit = l, columns{}, len(rec), l.unit
 		for j, h := range lower {
-			cs.cols[h] = j
+			if _, dup := cs.cols[h]; !dup {
+				cs.cols[h] = j
+			}
 		}
-		for _, req := range l.required {
-			if _, ok := cs.cols[req]; !ok {
-				return &ParseError{Line: line, ColumnName: req, Expected: "the header lacks the required column " + req}
+		for _, col := range l.header {
+			if _, ok := cs.cols[strings.ToLower(col)]; !ok {
+				return &ParseError{Line: line, Column: col, Expected: fmt.Sprintf("the header lacks the column %s, which every %s report has", col, l.layout)}
 			}
 		}
 		cs.indexColumns()
@@ -185,6 +207,62 @@ func (cs *csvSource) matchHeader(rec []string, line int) error {
 	return &ParseError{Line: line, Value: got, Expected: "not a search-terms report: expected a header starting " +
 		"Search Frequency Rank,Search Term,Top Clicked Brand #1 (Top Search Terms), Department,Search Term,Search Frequency Rank (older layout), " +
 		"or reportDate,searchKeyword,searchKeywordFrequencyRank (Walmart)"}
+}
+
+// extraColumns lists the header's columns that are not the layout's (they are ignored).
+func (cs *csvSource) extraColumns() []string {
+	known := map[string]bool{}
+	for _, col := range cs.layout.header {
+		known[strings.ToLower(col)] = true
+	}
+	var extra []string
+	for _, h := range cs.names {
+		if !known[strings.ToLower(strings.TrimSpace(h))] {
+			extra = append(extra, h)
+		}
+	}
+	return extra
+}
+
+// decideUnit reads the file again from its start, once, to decide its share unit: percent
+// points when any share is above 1, fractions otherwise (formats.md §7). Deciding per value
+// read "0.50" as half in a file of percent points. Only layouts whose unit is not fixed
+// (Walmart's, at most 300k rows) pay for the second reading; it stops at the first share above 1.
+func (cs *csvSource) decideUnit(reopen func() (io.ReadCloser, error), before int) (shareUnit, error) {
+	if reopen == nil {
+		return 0, fileError("the share unit cannot be decided: the file cannot be read twice")
+	}
+	rc, err := reopen()
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 1<<16)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
+	r.FieldsPerRecord, r.ReuseRecord = -1, true
+	for n := 0; ; n++ {
+		rec, err := r.Read()
+		if err != nil { // the end, or an error the rows' reading reports
+			return fraction, nil
+		}
+		if n < before {
+			continue
+		}
+		for _, sc := range cs.slots {
+			for _, i := range []int{sc.click, sc.conv} {
+				v := strings.TrimSuffix(cell(rec, i), "%")
+				if f, ok := parseDecimal(v); ok && f > 1 {
+					return percentPoints, nil
+				}
+				if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1 && f <= 100 {
+					return percentPoints, nil
+				}
+			}
+		}
+	}
 }
 
 // indexColumns looks every column up once, so rows are converted without map lookups.
@@ -257,12 +335,28 @@ func (s *Source) resolveCSV(cs *csvSource, md metadata, name string, opts Option
 	return resolve(&s.meta, opts, sources...)
 }
 
-func csvError(err error) error {
+// csvError turns an error of the CSV reader into a ParseError naming the record's line and
+// the column it broke in (rec holds the cells read before it, names the header). Every such
+// error is a broken file, refused in lenient mode too.
+func csvError(r *csv.Reader, err error, rec, names []string) error {
 	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &ParseError{Line: pe.StartLine, Column: pe.Column, Expected: "malformed CSV: " + pe.Err.Error() + " (a quote never closed usually means the file was cut short)"}
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return err
+	out := &ParseError{Line: pe.StartLine, Broken: true, Expected: "malformed CSV: " + pe.Err.Error()}
+	if len(rec) < len(names) {
+		out.Column = names[len(rec)]
+	}
+	if errors.Is(pe.Err, csv.ErrQuote) {
+		// A quoted field that runs to the end of the file is a file cut short; otherwise a
+		// quote inside the field was not doubled.
+		if _, next := r.Read(); errors.Is(next, io.EOF) {
+			out.Expected = "the record ends inside a quoted field: the file was cut short"
+		} else {
+			out.Expected = "a quote inside a quoted field is not doubled (\"\")"
+		}
+	}
+	return out
 }
 
 // next reads and converts one record.
@@ -273,15 +367,16 @@ func (cs *csvSource) next() (Row, error) {
 	} else {
 		var err error
 		if rec, err = cs.r.Read(); err != nil {
-			return Row{}, csvError(err)
+			return Row{}, csvError(cs.r, err, rec, cs.names)
 		}
 	}
 	line, _ := cs.r.FieldPos(0)
-	if len(rec) < len(cs.layout.required) || (len(rec) < cs.width && len(rec) < 4) {
-		return Row{}, &ParseError{Line: line, Expected: fmt.Sprintf("a row of %d cells, found %d (a truncated line?)", cs.width, len(rec))}
+	if len(rec) < cs.width {
+		return Row{}, &ParseError{Line: line, Column: cs.names[len(rec)], Broken: true,
+			Expected: fmt.Sprintf("truncated record: %d cells where the header has %d", len(rec), cs.width)}
 	}
-	if len(rec) != cs.width {
-		return Row{}, &ParseError{Line: line, Expected: fmt.Sprintf("%d cells as in the header, found %d", cs.width, len(rec))}
+	if len(rec) > cs.width {
+		return Row{}, &ParseError{Line: line, Broken: true, Expected: fmt.Sprintf("%d cells where the header has %d", len(rec), cs.width)}
 	}
 	return cs.convert(rec, line)
 }
@@ -297,7 +392,7 @@ func (cs *csvSource) convert(rec []string, line int) (Row, error) {
 	}
 	row.Rank = int32(rank)
 	row.Department = cell(rec, cs.deptCol)
-	unit := cs.layout.unit
+	unit := cs.unit
 	for n, sc := range cs.slots {
 		p := Product{ASIN: cell(rec, sc.asin), Title: cell(rec, sc.title)}
 		if p.ClickShare, err = parseShare(cell(rec, sc.click), unit); err != nil {
@@ -318,7 +413,7 @@ func (cs *csvSource) cellError(rec []string, line, i int, expected string) *Pars
 	if i < len(rec) {
 		v = rec[i]
 	}
-	return &ParseError{Line: line, Column: i + 1, ColumnName: cs.names[i], Value: v, Expected: "expected " + expected}
+	return &ParseError{Line: line, Column: cs.names[i], Value: v, Expected: "expected " + expected}
 }
 
 // parseShare reads a share as a fraction 0..1; blank is NoShare.
@@ -335,9 +430,12 @@ func parseShare(s string, unit shareUnit) (float32, error) {
 		v, err = strconv.ParseFloat(number, 64)
 	}
 	if err != nil || !(v >= 0 && v <= 100) { // NaN passes v < 0 || v > 100
-		return 0, errors.New("a share between 0 and 100 (percent) or 0 and 1 (fraction)")
+		return 0, errors.New("a share between 0 and 100 (percent points) or 0 and 1 (fraction)")
 	}
-	if pct || unit == percentPoints || v > 1 {
+	if !pct && unit == fraction && v > 1 {
+		return 0, errors.New("a share between 0 and 1, as every other share of this file is a fraction")
+	}
+	if pct || unit == percentPoints {
 		v /= 100
 	}
 	return float32(v), nil

@@ -21,6 +21,10 @@ type Options struct {
 	// Name is the file's original name when path is a temporary copy (uploads): Amazon's download
 	// names carry the marketplace and period.
 	Name string
+
+	// reopen reads the report again from its start (Open sets it): a file whose share unit is
+	// decided per file is read twice (csvSource.decideUnit).
+	reopen func() (io.ReadCloser, error)
 }
 
 // Meta describes one report once its layout, marketplace and period are resolved.
@@ -46,18 +50,19 @@ type Source struct {
 	lenient  bool
 	skipped  []ParseError
 	nSkipped int
+	warnings []string
 	closers  []io.Closer
 }
 
 // Meta returns the report's layout, marketplace and period.
 func (s *Source) Meta() Meta { return s.meta }
 
-// Next returns the next row, io.EOF at the end, or a *ParseError (in lenient mode bad rows are
-// skipped and recorded instead).
+// Next returns the next row, io.EOF at the end, or a *ParseError (in lenient mode rows with bad
+// values are skipped and recorded instead; a broken file fails in either mode).
 func (s *Source) Next() (Row, error) {
 	for {
 		r, err := s.next()
-		if pe, ok := err.(*ParseError); ok && s.lenient && pe.Line > 0 {
+		if pe, ok := err.(*ParseError); ok && s.lenient && pe.skippable() {
 			s.nSkipped++
 			if len(s.skipped) < maxSkipped {
 				s.skipped = append(s.skipped, *pe)
@@ -75,6 +80,10 @@ func (s *Source) Next() (Row, error) {
 func (s *Source) Progress() (rows, bytesRead, bytesTotal int64) {
 	return s.rows.Load(), s.counter.n.Load(), s.total
 }
+
+// Warnings are what the file does that is accepted but worth saying (columns it has that its
+// layout lacks).
+func (s *Source) Warnings() []string { return s.warnings }
 
 // Skipped returns the rows a lenient read skipped (at most 100) and how many there were.
 func (s *Source) Skipped() ([]ParseError, int) { return s.skipped, s.nSkipped }
@@ -128,6 +137,7 @@ func Open(path string, opts Options) ([]*Source, error) {
 		f.Close()
 		return openZip(path, opts)
 	case n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		opts.reopen = func() (io.ReadCloser, error) { return openGzip(path) }
 		counter := &countingReader{r: f}
 		gz, err := gzip.NewReader(counter)
 		if err != nil {
@@ -137,10 +147,28 @@ func Open(path string, opts Options) ([]*Source, error) {
 		src, err := newSource(gz, strings.TrimSuffix(name, ".gz"), opts, counter, st.Size(), gz, f)
 		return one(src, err)
 	default:
+		opts.reopen = func() (io.ReadCloser, error) { return os.Open(path) }
 		counter := &countingReader{r: f}
 		src, err := newSource(counter, name, opts, counter, st.Size(), f)
 		return one(src, err)
 	}
+}
+
+// openGzip opens the gzipped file at path for reading it decompressed.
+func openGzip(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{gz, f}, nil
 }
 
 func one(s *Source, err error) ([]*Source, error) {
@@ -173,7 +201,9 @@ func openZip(path string, opts Options) ([]*Source, error) {
 			return fail(fmt.Errorf("%s: %w", e.Name, err))
 		}
 		counter := &countingReader{r: rc}
-		src, err := newSource(counter, e.Name, opts, counter, int64(e.UncompressedSize64), rc)
+		entryOpts := opts
+		entryOpts.reopen = e.Open
+		src, err := newSource(counter, e.Name, entryOpts, counter, int64(e.UncompressedSize64), rc)
 		if err != nil {
 			rc.Close()
 			return fail(fmt.Errorf("%s: %w", e.Name, err))

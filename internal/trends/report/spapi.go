@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,8 @@ type spapiSource struct {
 	dec     *json.Decoder
 	index   int // records read, for messages ("record 17")
 	ahead   *spapiRecord
+	aheadAt int   // ahead's record number
+	pending error // an error about the record after the row last returned
 	done    bool
 	skipped int // records of other departments
 }
@@ -114,29 +117,82 @@ func (s *Source) resolveSPAPI(spec *spapiSpec, name string, opts Options) error 
 	return resolve(&s.meta, opts, sources...)
 }
 
-// read decodes the next record, or returns nil at the end of the array.
-func (js *spapiSource) read() (*spapiRecord, error) {
-	if js.done || !js.dec.More() {
-		js.done = true
-		return nil, nil
+// read decodes the next record and returns it with its number, or nil at the end of the array.
+// A value of the wrong type is a bad value (the decoder has read past it); a document that is
+// cut short or not JSON is broken, and nothing more is read from it.
+func (js *spapiSource) read() (*spapiRecord, int, error) {
+	if js.done {
+		return nil, 0, nil
 	}
-	var rec spapiRecord
-	if err := js.dec.Decode(&rec); err != nil {
-		return nil, &ParseError{Line: js.index + 1, Expected: fmt.Sprintf("record %d is malformed: %v", js.index+1, err)}
+	if !js.dec.More() {
+		js.done = true
+		return nil, 0, js.end()
 	}
 	js.index++
-	return &rec, nil
+	var rec spapiRecord
+	if err := js.dec.Decode(&rec); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, js.index, &ParseError{Record: js.index, Column: typeErr.Field, Value: typeErr.Value,
+				Expected: "expected a " + typeErr.Type.String()}
+		}
+		js.done = true
+		return nil, js.index, js.broken(js.index, err)
+	}
+	return &rec, js.index, nil
 }
 
-// next groups a term's adjacent records (its clicked products, ranks 1–3) into one Row.
-// Only the marketplace-wide department is imported: other departments are separate rankings.
+// end reads what follows the records: the array's end, any other keys, and the document's end.
+func (js *spapiSource) end() error {
+	if _, err := js.dec.Token(); err != nil { // ']'
+		return js.broken(0, err)
+	}
+	for js.dec.More() {
+		if _, err := js.dec.Token(); err != nil {
+			return js.broken(0, err)
+		}
+		var skip json.RawMessage
+		if err := js.dec.Decode(&skip); err != nil {
+			return js.broken(0, err)
+		}
+	}
+	if _, err := js.dec.Token(); err != nil { // '}'
+		return js.broken(0, err)
+	}
+	return nil
+}
+
+// broken is the error for a document that cannot be read on at record n (0: after the records).
+func (js *spapiSource) broken(n int, err error) *ParseError {
+	pe := &ParseError{Record: n, Broken: true, Expected: "malformed JSON: " + err.Error()}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		pe.Expected = "the document ends before its records and its closing brackets: the file was truncated"
+		if n > 0 {
+			pe.Expected = "the record is cut short: the file was truncated"
+		}
+	}
+	return pe
+}
+
+// next groups a run of a term's adjacent records (its clicked products, ranks 1–3) into one
+// Row. Records need not be adjacent (formats.md §6): a term whose records are apart comes as
+// several rows, each holding the slots of its run, and the warehouse groups them by
+// (department, term), where a slot given twice or a rank that differs is found. A run holds
+// consecutive slots in order (1, 2, 3 as Amazon writes them) with one rank, so nothing is
+// overwritten here and the record of each slot is known: the row's Line (its first record)
+// plus the slot's distance from its first slot. Only the marketplace-wide department is
+// imported: other departments are separate rankings.
 func (js *spapiSource) next() (Row, error) {
+	if err := js.pending; err != nil {
+		js.pending = nil
+		return Row{}, err
+	}
 	for {
-		rec := js.ahead
+		rec, n := js.ahead, js.aheadAt
 		js.ahead = nil
 		if rec == nil {
 			var err error
-			if rec, err = js.read(); err != nil {
+			if rec, n, err = js.read(); err != nil {
 				return Row{}, err
 			}
 			if rec == nil {
@@ -147,47 +203,48 @@ func (js *spapiSource) next() (Row, error) {
 			js.skipped++
 			continue
 		}
-		row, err := js.startRow(rec)
+		row, err := js.startRow(rec, n)
 		if err != nil {
 			return Row{}, err
 		}
-		for {
-			more, err := js.read()
+		for slot := rec.ClickShareRank; ; slot++ {
+			more, m, err := js.read()
 			if err != nil {
-				return Row{}, err
-			}
-			if more == nil || more.SearchTerm != rec.SearchTerm || more.DepartmentName != rec.DepartmentName {
-				js.ahead = more
+				js.pending = err // the row so far is good; the error comes next
 				return row, nil
 			}
-			if err := js.addProduct(&row, more); err != nil {
-				return Row{}, err
+			if more == nil || more.SearchTerm != rec.SearchTerm || more.DepartmentName != rec.DepartmentName ||
+				more.SearchFrequencyRank != rec.SearchFrequencyRank || more.ClickShareRank != slot+1 {
+				js.ahead, js.aheadAt = more, m
+				return row, nil
+			}
+			if err := addProduct(&row, more, m); err != nil {
+				js.pending = err
+				return row, nil
 			}
 		}
 	}
 }
 
-func (js *spapiSource) startRow(rec *spapiRecord) (Row, error) {
-	row := Row{Line: js.index, Term: strings.TrimSpace(rec.SearchTerm), Department: rec.DepartmentName}
+func (js *spapiSource) startRow(rec *spapiRecord, n int) (Row, error) {
+	row := Row{Line: n, Term: strings.TrimSpace(rec.SearchTerm), Department: rec.DepartmentName}
 	if row.Term == "" {
-		return Row{}, &ParseError{Line: js.index, ColumnName: "searchTerm", Expected: "expected a search term (it is blank)"}
+		return Row{}, &ParseError{Record: n, Column: "searchTerm", Expected: "expected a search term (it is blank)"}
 	}
 	if rec.SearchFrequencyRank < 1 || rec.SearchFrequencyRank > 1<<31-1 {
-		return Row{}, &ParseError{Line: js.index, ColumnName: "searchFrequencyRank", Value: fmt.Sprint(rec.SearchFrequencyRank), Expected: "expected a positive whole number"}
+		return Row{}, &ParseError{Record: n, Column: "searchFrequencyRank", Value: fmt.Sprint(rec.SearchFrequencyRank), Expected: "expected a positive whole number"}
 	}
 	row.Rank = int32(rec.SearchFrequencyRank)
 	for i := range row.Products {
 		row.Products[i] = Product{ClickShare: NoShare, ConversionShare: NoShare}
 	}
-	return row, js.addProduct(&row, rec)
+	return row, addProduct(&row, rec, n)
 }
 
-func (js *spapiSource) addProduct(row *Row, rec *spapiRecord) error {
-	if int64(row.Rank) != rec.SearchFrequencyRank {
-		return &ParseError{Line: js.index, ColumnName: "searchFrequencyRank", Value: fmt.Sprint(rec.SearchFrequencyRank), Expected: fmt.Sprintf("expected the term's rank %d in each of its records", row.Rank)}
-	}
+// addProduct puts record n's product in its slot of row.
+func addProduct(row *Row, rec *spapiRecord, n int) error {
 	if rec.ClickShareRank < 1 || rec.ClickShareRank > 3 {
-		return &ParseError{Line: js.index, ColumnName: "clickShareRank", Value: fmt.Sprint(rec.ClickShareRank), Expected: "expected 1, 2 or 3"}
+		return &ParseError{Record: n, Column: "clickShareRank", Value: fmt.Sprint(rec.ClickShareRank), Expected: "expected 1, 2 or 3"}
 	}
 	p := Product{ASIN: rec.ClickedASIN, ClickShare: NoShare, ConversionShare: NoShare}
 	if rec.ClickedItemName != nil {
@@ -202,7 +259,7 @@ func (js *spapiSource) addProduct(row *Row, rec *spapiRecord) error {
 			continue
 		}
 		if *f.v < 0 || *f.v > 1 {
-			return &ParseError{Line: js.index, ColumnName: f.col, Value: fmt.Sprint(*f.v), Expected: "expected a fraction between 0 and 1"}
+			return &ParseError{Record: n, Column: f.col, Value: fmt.Sprint(*f.v), Expected: "expected a fraction between 0 and 1"}
 		}
 		*f.dst = float32(*f.v)
 	}

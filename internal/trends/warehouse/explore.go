@@ -50,8 +50,8 @@ type TermRow struct {
 	PeriodsPresent int         `json:"periodsPresent"`
 	New            bool        `json:"new"`
 	Breakout       bool        `json:"breakout"`
-	ClickConc      float64     `json:"clickConcentration"`
-	ConvConc       float64     `json:"conversionConcentration"`
+	ClickConc      *float64    `json:"clickConcentration"`      // nil: a blank share, or no product
+	ConvConc       *float64    `json:"conversionConcentration"` // likewise
 	Seasonality    *float64    `json:"seasonality"`
 	ComingUp       *float64    `json:"comingUp"`
 	Spark          []*int      `json:"spark"`
@@ -64,6 +64,8 @@ type TermRow struct {
 type Page struct {
 	Total int       `json:"total"`
 	Rows  []TermRow `json:"rows"`
+	// NewCompared is, for the list of new terms, how many earlier periods were compared.
+	NewCompared int `json:"newComparedPeriods,omitempty"`
 }
 
 // where builds the filter; every value is a parameter.
@@ -165,6 +167,11 @@ func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*P
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if q.List == "new" {
+		if page.NewCompared, err = newCompared(ctx, w.db, d.ID, -1); err != nil {
+			return nil, err
+		}
+	}
 	// An empty first page means nothing matched; past the end, the total needs its own count.
 	if len(page.Rows) == 0 && (q.Offset > 0 || q.Limit <= 0) {
 		where, args := q.where(d)
@@ -249,12 +256,12 @@ func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [2]sql.NullInt64, error
 	var r TermRow
 	var ranks [4]sql.NullInt64
 	var ch [4]sql.NullFloat64
-	var season, coming sql.NullFloat64
+	var season, coming, click, conv sql.NullFloat64
 	var spark []any
 	var ref [2]sql.NullInt64
 	var asinCode sql.NullString
 	dest := append([]any{&r.Term, &r.Rank, &ranks[0], &ranks[1], &ranks[2], &ranks[3], &ch[0], &ch[1], &ch[2], &ch[3],
-		&r.PeriodsPresent, &r.New, &r.Breakout, &r.ClickConc, &r.ConvConc, &season, &coming, &spark, &ref[0], &ref[1], &asinCode}, extra...)
+		&r.PeriodsPresent, &r.New, &r.Breakout, &click, &conv, &season, &coming, &spark, &ref[0], &ref[1], &asinCode}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return r, ref, fmt.Errorf("explore: scan: %w", err)
 	}
@@ -269,9 +276,7 @@ func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [2]sql.NullInt64, error
 			r.Changes[i] = &v
 		}
 	}
-	if season.Valid {
-		r.Seasonality = &season.Float64
-	}
+	r.ClickConc, r.ConvConc, r.Seasonality = nullFloat(click), nullFloat(conv), nullFloat(season)
 	if coming.Valid {
 		r.ComingUp = &coming.Float64
 	}
@@ -283,4 +288,11 @@ func scanTermRow(rows *sql.Rows, extra ...any) (TermRow, [2]sql.NullInt64, error
 		}
 	}
 	return r, ref, nil
+}
+
+func nullFloat(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	return &v.Float64
 }

@@ -102,14 +102,29 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	}
 	slog.Debug("import step", "step", "terms", "took", time.Since(started))
 	started = time.Now()
-	warnings, err := checkDuplicates(ctx, conn, stage, terms, opts.Lenient)
+	checks, err := checkDuplicates(ctx, conn, stage, terms, meta, opts.Lenient)
 	if err != nil {
 		return nil, err
 	}
+	if checks.titleOrds != "" {
+		defer conn.ExecContext(context.Background(), `drop table if exists `+checks.titleOrds)
+	}
 	slog.Debug("import step", "step", "duplicates", "took", time.Since(started))
+	var warnings []string
+	if w, ok := src.(interface{ Warnings() []string }); ok {
+		warnings = append(warnings, w.Warnings()...)
+	}
+	warnings = append(warnings, checks.warnings...)
+	if staged.ranks.maybeTie {
+		ties, err := rankTies(ctx, conn, stage, meta.Layout)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ties...)
+	}
 	rec := &PeriodRecord{Period: meta.Period, Layout: string(meta.Layout), SourceName: meta.Name, SHA256: opts.SHA256,
 		Rolling: meta.Rolling, ImportedAt: time.Now().UTC(), ImportedBy: opts.ImportedBy, Warnings: warnings}
-	if warnings == nil { // every staged row stays: the period record's counts are the staging's
+	if !checks.changed { // every staged row stays: the period record's counts are the staging's
 		rec.Rows, rec.DeepestRank, rec.TermsWith = int(staged.rows), int(staged.deepest), staged.with
 	}
 	tx, err := beginTx(ctx, conn)
@@ -136,7 +151,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	// and, when this period is the newest, the measures read them.
 	rows := stage + "_rows"
 	defer conn.ExecContext(context.Background(), `drop table if exists `+rows)
-	if err := w.load(ctx, tx, stage, spill, names, rec, rows); err != nil {
+	if err := w.load(ctx, tx, stage, spill, checks.titleOrds, names, rec, rows); err != nil {
 		return nil, err
 	}
 	if !opts.SkipStats {
@@ -306,6 +321,7 @@ type stagedCounts struct {
 	rows    int64
 	deepest int32
 	with    [4]int
+	ranks   rankSeen
 }
 
 func (c *stagedCounts) count(rows []report.Row) {
@@ -347,6 +363,9 @@ func (c *rowCounter) add(rows []report.Row) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.merge(batch)
+	for i := range rows {
+		c.ranks.add(rows[i].Rank)
+	}
 	if c.progress != nil && c.rows-c.reported >= 50_000 {
 		c.reported = c.rows
 		c.progress(c.rows)
@@ -442,53 +461,10 @@ func lookUpTerms(ctx context.Context, conn *sql.Conn, stage, terms string, meta 
 	return nil
 }
 
-// checkDuplicates finds terms listed twice, by their ids in terms (lookUpTerms) or, for terms
-// new to the dataset, by the term itself. Strict: the import fails naming both lines;
-// lenient: later copies are dropped and reported.
-func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, lenient bool) ([]string, error) {
-	rows, err := conn.QueryContext(ctx, `with twice as (
-			select rid from `+terms+` where id in (select id from `+terms+` where id is not null group by id having count(*) > 1)
-			union all
-			select rid from `+terms+` where id is null and term in (select term from `+terms+` where id is null group by term having count(*) > 1))
-		select term, min(line), max(line), count(*) from `+stage+` where rowid in (select rid from twice)
-		group by term order by min(line) limit 20`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var dups []string
-	var firstLine, lastLine int
-	var firstTerm string
-	for rows.Next() {
-		var term string
-		var lo, hi, n int
-		if err := rows.Scan(&term, &lo, &hi, &n); err != nil {
-			return nil, err
-		}
-		if dups == nil {
-			firstTerm, firstLine, lastLine = term, lo, hi
-		}
-		dups = append(dups, fmt.Sprintf("line %d: duplicate term %q (first on line %d)", hi, term, lo))
-	}
-	if err := rows.Err(); err != nil || dups == nil {
-		return nil, err
-	}
-	if !lenient {
-		return nil, &report.ParseError{Line: lastLine, ColumnName: "Search Term", Value: firstTerm,
-			Expected: fmt.Sprintf("each term once per report, but it is already on line %d", firstLine)}
-	}
-	_, err = conn.ExecContext(ctx, `delete from `+stage+` s where line > (select min(line) from `+stage+` t where t.term = s.term);
-		delete from `+terms+` where rid not in (select rowid from `+stage+`)`)
-	if err != nil {
-		return nil, err
-	}
-	return dups, nil
-}
-
 // load moves the staged rows into the dictionaries and the fact table, replacing the period.
 // The period's rows are left in the temporary table named rows, sorted by term id, for the
 // measures: fact's columns from term_id on, plus the term and the top ASIN's code.
-func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, names stageNames, rec *PeriodRecord, rows string) error {
+func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *titleSpill, titleOrds string, names stageNames, rec *PeriodRecord, rows string) error {
 	ds, idx := rec.DatasetID, periodIndex(rec.Period)
 	if err := ensureSideTables(ctx, tx, ds); err != nil {
 		return err
@@ -524,7 +500,7 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 		return err
 	}
 	started := time.Now()
-	if err := w.addNewASINs(ctx, tx, stage, newCells, ids, spill); err != nil {
+	if err := w.addNewASINs(ctx, tx, stage, newCells, ids, spill, titleOrds); err != nil {
 		return err
 	}
 	slog.Debug("import step", "step", "new asins", "took", time.Since(started))

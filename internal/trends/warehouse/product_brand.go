@@ -17,6 +17,7 @@ type ShareAt struct {
 	Slot            int       `json:"slot"` // 1..3 among the top clicked
 	ClickShare      *float64  `json:"clickShare"`
 	ConversionShare *float64  `json:"conversionShare"`
+	CloserRatio     *float64  `json:"closerRatio"` // closerRatio
 }
 
 // TermShares is every period where a product or brand was in a term's top 3.
@@ -125,7 +126,7 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 		slot := r.slotOf(column, id)
 		ts := byTerm[int(r.termID)]
 		ts.Points = append(ts.Points, ShareAt{Start: periodFromIndex(d.Kind, r.idx).Start, Rank: r.rank, Slot: slot + 1,
-			ClickShare: share(r.click[slot]), ConversionShare: share(r.conv[slot])})
+			ClickShare: share(r.click[slot]), ConversionShare: share(r.conv[slot]), CloserRatio: closerRatio(r.click[slot], r.conv[slot])})
 		ts.Latest = r.rank
 	}
 	for _, tid := range order {

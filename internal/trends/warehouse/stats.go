@@ -14,12 +14,16 @@ import (
 //
 //	ch_w        log2(rank w periods ago / rank now): positive = rising; NULL when either is missing
 //	            (a gap or a term absent then is not rank 0).
-//	is_new      present now, absent from each of the previous 4 periods, all 4 of them loaded, and
+//	is_new      present now and absent from every loaded period of the previous 4 (the window:
+//	            the last 4 periods before now, or as many of them as are loaded, at least 1), and
 //	            ranked above (better than) the deepest rank those periods covered — so a term that
 //	            only looks new because an older file held fewer terms is not called new.
+//	            NewCompared says how many periods a dataset's "new" compared with.
 //	breakout    new, or risen at least 2x over 4 periods (ch_4 >= 1) and better in each of the
 //	            last 3 periods.
-//	click_conc  sum of the top-3 click shares (0..1); conv_conc likewise for conversion shares.
+//	click_conc  sum of the top-3 click shares (0..1) over the slots holding a product; NULL when
+//	            none does or one of them has a blank share (blank is not zero: the sum is
+//	            unknown). conv_conc likewise for conversion shares.
 //	seasonality correlation of log rank with the same period a year earlier over the last year
 //	            (needs >= 8 pairs); near 1 = the term repeats its yearly pattern.
 //	coming_up   log2(rank a year ago / best rank 4–8 periods after that): how much it rose in the
@@ -209,11 +213,12 @@ func measuresSQL(ds, L, offset int, old string, next bool, latest string) string
 	}
 	itoa := strconv.Itoa
 	r := strings.NewReplacer(
-		"{ds}", itoa(ds), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback), "{lookback}", itoa(NewLookback),
+		"{ds}", itoa(ds), "{L}", itoa(L), "{lookbackFrom}", itoa(L-NewLookback),
 		"{sparkFrom}", itoa(L-SparkPeriods), "{ago13}", itoa(L-13), "{yearAgo}", itoa(yearAgo), "{yearly}", strings.Join(yearly, ","),
 		"{comingFrom}", itoa(yearAgo+ComingUpFrom), "{comingTo}", itoa(yearAgo+ComingUpTo),
 		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
 		"{wasPresent}", "("+strings.Join(present, " + ")+")", "{rise}", strconv.FormatFloat(BreakoutRise, 'f', -1, 64),
+		"{clickConc}", concentrationSQL("click"), "{convConc}", concentrationSQL("conv"),
 		"{spark}", strings.Join(spark, ", "), "{old}", old, "{latest}", latest, "{presence}", presenceOf(ds, "term_id between $1 and $2"), "{season}", seasonTable(ds),
 	)
 	if next {
@@ -238,11 +243,11 @@ const measuresTemplate = `insert into term_stats
 	select {ds}, f.term_id, f.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52,
 		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2({Y}.r52 / f.rank),
 		{present},
-		coalesce(prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
-		coalesce((prev.n = {lookback} and {wasPresent} = 0 and f.rank < prev.deepest)
+		coalesce(prev.n >= 1 and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
+		coalesce((prev.n >= 1 and {wasPresent} = 0 and f.rank < prev.deepest)
 			or (log2(r.p4 / f.rank) >= {rise} and f.rank < r.p1 and r.p1 < r.p2 and r.p2 < r.p3), false) as breakout,
-		(coalesce(f.click1, 0) + coalesce(f.click2, 0) + coalesce(f.click3, 0)) / 10000.0,
-		(coalesce(f.conv1, 0) + coalesce(f.conv2, 0) + coalesce(f.conv3, 0)) / 10000.0,
+		{clickConc},
+		{convConc},
 		{S}.seasonality,
 		log2({Y}.r52 / {Y}.best_next_last_year),
 		[{spark}, f.rank],
@@ -274,6 +279,19 @@ const measuresJoins = `left join recent r on r.term_id = f.term_id
 	left join yearly y on y.term_id = f.term_id
 	left join {presence} p on p.term_id = f.term_id
 	left join {season} s on s.term_id = f.term_id`
+
+// concentrationSQL sums the term's top-3 shares of a kind ("click" or "conv") in basis points
+// as a fraction, over the slots that hold a product (an ASIN or a share): NULL when no slot
+// does, or when one that does has a blank share.
+func concentrationSQL(kind string) string {
+	var any, sum []string
+	for k := 1; k <= 3; k++ {
+		slot := fmt.Sprintf("(f.asin%[1]d is not null or f.click%[1]d is not null or f.conv%[1]d is not null)", k)
+		any = append(any, slot)
+		sum = append(sum, fmt.Sprintf("case when %s then f.%s%d else 0 end", slot, kind, k))
+	}
+	return fmt.Sprintf("case when %s then (%s) / 10000.0 end", strings.Join(any, " or "), strings.Join(sum, " + "))
+}
 
 // OverviewSize is how many terms each overview list keeps.
 const OverviewSize = 10

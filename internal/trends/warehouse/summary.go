@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -29,6 +30,9 @@ type Summary struct {
 	Periods []PeriodCoverage `json:"periods"`
 	Latest  *PeriodCoverage  `json:"latest"`
 	Gaps    []report.Period  `json:"gaps"`
+	// NewCompared is how many earlier periods "new" compares the latest with: the loaded ones
+	// of the NewLookback before it (0 with a single period: nothing is new yet).
+	NewCompared int `json:"newComparedPeriods"`
 }
 
 // DatasetSummary lists a dataset's periods with their coverage, and the missing periods.
@@ -41,6 +45,7 @@ func (w *Warehouse) DatasetSummary(ctx context.Context, d *Dataset) (*Summary, e
 	defer rows.Close()
 	s := &Summary{Dataset: *d, Periods: []PeriodCoverage{}, Gaps: []report.Period{}}
 	prev := -1
+	var idxs []int
 	for rows.Next() {
 		var p PeriodCoverage
 		var idx int
@@ -52,10 +57,32 @@ func (w *Warehouse) DatasetSummary(ctx context.Context, d *Dataset) (*Summary, e
 			s.Gaps = append(s.Gaps, periodFromIndex(d.Kind, gap))
 		}
 		prev = idx
-		s.Periods = append(s.Periods, p)
+		s.Periods, idxs = append(s.Periods, p), append(idxs, idx)
 	}
 	if len(s.Periods) > 0 {
 		s.Latest = &s.Periods[len(s.Periods)-1]
+		s.NewCompared = comparedBefore(idxs, idxs[len(idxs)-1])
 	}
 	return s, rows.Err()
+}
+
+// comparedBefore counts the periods of loaded (period indexes) among the NewLookback before at.
+func comparedBefore(loaded []int, at int) int {
+	n := 0
+	for _, idx := range loaded {
+		if idx < at && idx >= at-NewLookback {
+			n++
+		}
+	}
+	return n
+}
+
+// newCompared is comparedBefore for a dataset's period at (-1: the latest).
+func newCompared(ctx context.Context, db interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, ds, at int) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `with l as (select coalesce(nullif(?, -1), max(period_idx)) as at from period where dataset_id = ?)
+		select count(*) from period, l where dataset_id = ? and period_idx < l.at and period_idx >= l.at - ?`, at, ds, ds, NewLookback).Scan(&n)
+	return n, err
 }

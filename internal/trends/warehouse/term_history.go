@@ -19,6 +19,7 @@ type ProductShare struct {
 	Title           string   `json:"title,omitempty"`
 	ClickShare      *float64 `json:"clickShare"`
 	ConversionShare *float64 `json:"conversionShare"`
+	CloserRatio     *float64 `json:"closerRatio"` // closerRatio
 }
 
 // HistoryPoint is a term in one period; Rank is nil when the term is absent or the period missing.
@@ -244,7 +245,8 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 		for k := range 3 {
 			if r.asin[k].Valid {
 				n := names["asin"][r.asin[k].Int64]
-				p.Products = append(p.Products, ProductShare{ASIN: n[0], Title: n[1], ClickShare: share(r.click[k]), ConversionShare: share(r.conv[k])})
+				p.Products = append(p.Products, ProductShare{ASIN: n[0], Title: n[1], ClickShare: share(r.click[k]), ConversionShare: share(r.conv[k]),
+					CloserRatio: closerRatio(r.click[k], r.conv[k])})
 			}
 			if r.brand[k].Valid {
 				p.Brands = append(p.Brands, names["brand"][r.brand[k].Int64][0])
@@ -396,4 +398,15 @@ func share(v sql.NullInt64) *float64 {
 	}
 	f := float64(v.Int64) / 10000
 	return &f
+}
+
+// closerRatio is a product's conversion share over its click share (trends.md): how much more
+// (above 1) or less of the term's purchases it wins than of its clicks. nil when either share
+// is blank or the click share is 0; 0 when the conversion share is 0.
+func closerRatio(click, conv sql.NullInt64) *float64 {
+	if !click.Valid || !conv.Valid || click.Int64 == 0 {
+		return nil
+	}
+	r := float64(conv.Int64) / float64(click.Int64)
+	return &r
 }

@@ -128,9 +128,16 @@ func (s *titleSpill) close() {
 // titles, and records their cells' ids in ids (rid, slot, id). newCells holds the cells whose
 // ASIN the dictionary lacks (rid, slot, a); each new ASIN takes its title from its first cell
 // in the report, read back from the spill.
-func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells, ids string, spill *titleSpill) error {
-	rows, err := tx.QueryContext(ctx, `select n.a, min(s.ord) ord, arg_min(n.slot, s.ord) slot
-		from `+newCells+` n join `+stage+` s on s.rowid = n.rid group by n.a order by ord`)
+//
+// titleOrds, when not "", is a table (rid, slot, ord) of cells whose title was spilled with
+// another row's ordinal than their row's (merged SP-API fragments: checks.go).
+func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells, ids string, spill *titleSpill, titleOrds string) error {
+	ord, join := "s.ord", ""
+	if titleOrds != "" {
+		ord, join = "coalesce(o.ord, s.ord)", ` left join `+titleOrds+` o on o.rid = n.rid and o.slot = n.slot`
+	}
+	rows, err := tx.QueryContext(ctx, `select n.a, min(`+ord+`) ord, arg_min(n.slot, `+ord+`) slot
+		from `+newCells+` n join `+stage+` s on s.rowid = n.rid`+join+` group by n.a order by ord`)
 	if err != nil {
 		return fmt.Errorf("import: new asins: %w", err)
 	}
