@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
@@ -54,4 +55,17 @@ func (p *params) oneOf(name, def string, allowed []string) string {
 		return def
 	}
 	return v
+}
+
+// day reads a date as YYYY-MM-DD (zero when absent).
+func (p *params) day(name string) time.Time {
+	v := p.q.Get(name)
+	if v == "" {
+		return time.Time{}
+	}
+	d, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		p.fail(name, "must be a day as YYYY-MM-DD, got %q", v)
+	}
+	return d
 }

@@ -35,6 +35,7 @@ func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*w
 	if errors.Is(err, warehouse.ErrNotFound) {
 		err = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Not found in this dataset")
 	}
+	err = periodError(err)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -83,10 +84,25 @@ func (s *Service) history(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	p := params{q: r.URL.Query()}
+	at := p.day("at")
+	if p.err != nil {
+		httpx.WriteError(w, r, p.err)
+		return
+	}
 	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
-		h, err := s.wh.TermHistories(r.Context(), d, terms)
+		h, err := s.wh.TermHistoriesAt(r.Context(), d, terms, at)
 		return map[string]any{"terms": h, "estimate": estimateNote()}, err
 	})
+}
+
+// periodError is err, or the 400 naming the at parameter when it asks for a period the
+// dataset does not hold.
+func periodError(err error) error {
+	if errors.Is(err, warehouse.ErrNoPeriod) {
+		return httpx.BadRequest("at: no period of this dataset contains that day")
+	}
+	return err
 }
 
 func (s *Service) product(w http.ResponseWriter, r *http.Request) {

@@ -32,7 +32,9 @@ var (
 		{"order", "query", "string", "asc or desc", false},
 		{"limit", "query", "integer", "rows per page, 1 to 1000 (default 100)", false},
 		{"offset", "query", "integer", "rows to skip", false},
+		pAt,
 	}
+	pAt = param{"at", "query", "string", "a day (YYYY-MM-DD) of an earlier period: its measures as they stood then (default: the latest period)", false}
 )
 
 // routes is the API's route table: grep a URL, land on its handler.
@@ -43,8 +45,8 @@ func (s *Service) routes() []route {
 		{"GET", "/api/trends/{ws}/datasets", "Datasets of a workspace", []param{pWS}, s.listDatasets},
 		{"GET", base + "/summary", "Periods, latest period, gaps and coverage per period", []param{pWS, pDS}, s.summary},
 		{"GET", base + "/overview", "Summary with top risers, fallers, new terms, breakouts and coming-up terms", []param{pWS, pDS}, s.overview},
-		{"GET", base + "/history", "Rank history with top products, brands and categories for 1 to 10 terms", []param{pWS, pDS, {"term", "query", "string", "a term; repeat for up to 10", true}}, s.history},
-		{"GET", base + "/terms", "Explore and movers: filter, sort and page the latest period's terms", append([]param{pWS, pDS}, pListQry...), s.terms},
+		{"GET", base + "/history", "Rank history with top products, brands and categories for 1 to 10 terms", []param{pWS, pDS, {"term", "query", "string", "a term; repeat for up to 10", true}, pAt}, s.history},
+		{"GET", base + "/terms", "Explore and movers: filter, sort and page the terms of the latest period (or of an earlier one: at)", append([]param{pWS, pDS}, pListQry...), s.terms},
 		{"GET", base + "/terms.csv", "The same list as CSV, every row, streamed", append([]param{pWS, pDS}, pListQry...), s.termsCSV},
 		{"GET", base + "/products/{asin}", "Every term where a product is in the top 3, with its shares over time", []param{pWS, pDS, {"asin", "path", "string", "ASIN", true}}, s.product},
 		{"GET", base + "/brands/{brand}", "Every term where a brand is in the top 3, over time", []param{pWS, pDS, {"brand", "path", "string", "brand name", true}}, s.brand},

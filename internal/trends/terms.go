@@ -32,6 +32,7 @@ func exploreQuery(r *http.Request) (warehouse.ExploreQuery, error) {
 		Desc:       p.oneOf("order", "asc", []string{"asc", "desc"}) == "desc",
 		Limit:      p.intIn("limit", 100, 1, warehouse.MaxPage),
 		Offset:     p.intIn("offset", 0, 0, 1<<31-1),
+		At:         p.day("at"),
 	}
 	if p.err == nil && q.MinRank > 0 && q.MaxRank > 0 && q.MinRank > q.MaxRank {
 		p.fail("minRank", "must not be above maxRank")
@@ -63,6 +64,12 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 	d := s.requestDataset(w, r)
 	if d == nil {
 		return
+	}
+	if !q.At.IsZero() { // refused before the CSV's headers go out
+		if err := s.wh.CheckPeriod(r.Context(), d, q.At); err != nil {
+			httpx.WriteError(w, r, periodError(err))
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="sellertrends-%s-%s.csv"`, d.Marketplace, d.Kind))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxPage is the most rows one page of a list may hold (OpenFile sets DuckDB up for it).
@@ -39,6 +41,29 @@ type ExploreQuery struct {
 	Desc       bool
 	Limit      int
 	Offset     int
+	// At is a day of the period whose measures are asked for (zero: the latest period).
+	At time.Time
+
+	// table and period are where the measures are read (term_stats and the latest period,
+	// unless a past period's are asked for: past.go).
+	table  string
+	period int
+}
+
+// source is the table the query reads the measures from.
+func (q ExploreQuery) source() string {
+	if q.table == "" {
+		return "term_stats"
+	}
+	return q.table
+}
+
+// periodSQL is the SQL for the index of the period the measures are of.
+func (q ExploreQuery) periodSQL() string {
+	if q.table == "" {
+		return "(select max(period_idx) from period where dataset_id = s.dataset_id)"
+	}
+	return strconv.Itoa(q.period)
 }
 
 // TermRow is one term with every measure, as lists show it.
@@ -110,16 +135,16 @@ func (q ExploreQuery) where(d *Dataset) (string, []any) {
 	}
 	if q.Brand != "" {
 		add(`exists (select 1 from fact f join brand b on b.id in (f.brand1, f.brand2, f.brand3)
-			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id) and lower(b.name) = lower(?))`, q.Brand)
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = `+q.periodSQL()+` and lower(b.name) = lower(?))`, q.Brand)
 	}
 	if q.Category != "" {
 		add(`exists (select 1 from fact f left join category c on c.id in (f.cat1, f.cat2, f.cat3)
-			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id)
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = `+q.periodSQL()+`
 			and (lower(c.name) = lower(?) or lower(f.department) = lower(?)))`, q.Category, q.Category)
 	}
 	if q.ASIN != "" {
 		add(`exists (select 1 from fact f join asin a on a.id in (f.asin1, f.asin2, f.asin3)
-			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = (select max(period_idx) from period where dataset_id = s.dataset_id) and a.asin = ?)`, strings.ToUpper(q.ASIN))
+			where f.dataset_id = s.dataset_id and f.term_id = s.term_id and f.period_idx = `+q.periodSQL()+` and a.asin = ?)`, strings.ToUpper(q.ASIN))
 	}
 	return strings.Join(conds, " and "), args
 }
@@ -146,10 +171,31 @@ const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
 	s.brand1, s.cat1, s.asin1_code`
 
-// Explore returns one page of terms and the total count.
-func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*Page, error) {
+// Explore returns one page of terms and the total count, of the latest period or the one
+// q.At names (ErrNoPeriod when none is loaded).
+func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (page *Page, err error) {
+	if q.At.IsZero() {
+		return w.explore(ctx, w.db, d, q, -1)
+	}
+	idx, past, err := w.resolveAt(ctx, w.db, d, q.At)
+	if err != nil || !past {
+		if err != nil {
+			return nil, err
+		}
+		return w.explore(ctx, w.db, d, q, idx)
+	}
+	err = w.withPastMeasures(ctx, d, idx, func(tx *sql.Tx, table string) error {
+		q.table, q.period = table, idx
+		page, err = w.explore(ctx, tx, d, q, idx)
+		return err
+	})
+	return page, err
+}
+
+// explore answers Explore from the measures q reads, of period idx (-1: the latest).
+func (w *Warehouse) explore(ctx context.Context, db reader, d *Dataset, q ExploreQuery, idx int) (*Page, error) {
 	query, args := q.pageSQL(d)
-	rows, err := w.db.QueryContext(ctx, query, args...)
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("explore: %w", err)
 	}
@@ -168,14 +214,14 @@ func (w *Warehouse) Explore(ctx context.Context, d *Dataset, q ExploreQuery) (*P
 		return nil, err
 	}
 	if q.List == "new" {
-		if page.NewCompared, err = newCompared(ctx, w.db, d.ID, -1); err != nil {
+		if page.NewCompared, err = newCompared(ctx, db, d.ID, idx); err != nil {
 			return nil, err
 		}
 	}
 	// An empty first page means nothing matched; past the end, the total needs its own count.
 	if len(page.Rows) == 0 && (q.Offset > 0 || q.Limit <= 0) {
 		where, args := q.where(d)
-		if err := w.db.QueryRowContext(ctx, `select count(*) from term_stats s where `+where, args...).Scan(&page.Total); err != nil {
+		if err := db.QueryRowContext(ctx, `select count(*) from `+q.source()+` s where `+where, args...).Scan(&page.Total); err != nil {
 			return nil, fmt.Errorf("explore: count: %w", err)
 		}
 	}
@@ -192,23 +238,40 @@ func (q ExploreQuery) pageSQL(d *Dataset) (string, []any) {
 	// reach the scan as a filter: pageFilterSetting). Counting and paging in two scans side by
 	// side was up to 1.5x slower at p95 over 3M terms (they compete for the two cores); fetching
 	// the page's rows by term id read every row group (docs/trends-engine.md).
-	return fmt.Sprintf(`with m as materialized (select s.rowid as r, s.term_id, s.%[1]s as k from term_stats s where %[2]s),
+	return fmt.Sprintf(`with m as materialized (select s.rowid as r, s.term_id, s.%[1]s as k from %[6]s s where %[2]s),
 		page as (select r from m order by k %[3]s nulls last, term_id limit ? offset ?)
-		select %[4]s, (select count(*) from m) from term_stats s
+		select %[4]s, (select count(*) from m) from %[6]s s
 		where s.rowid in (select r from page)
-		order by %[5]s`, col, where, dir, termRowColumns, q.orderBy()), append(args, q.Limit, q.Offset)
+		order by %[5]s`, col, where, dir, termRowColumns, q.orderBy(), q.source()), append(args, q.Limit, q.Offset)
 }
 
 // ExportTerms streams every term the query selects, in order, to fn (CSV export). It joins the
 // top brand, category and ASIN names in SQL, as it reads everything.
 func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery, fn func(TermRow) error) error {
+	if q.At.IsZero() {
+		return w.exportTerms(ctx, w.db, d, q, fn)
+	}
+	idx, past, err := w.resolveAt(ctx, w.db, d, q.At)
+	if err != nil || !past {
+		if err != nil {
+			return err
+		}
+		return w.exportTerms(ctx, w.db, d, q, fn)
+	}
+	return w.withPastMeasures(ctx, d, idx, func(tx *sql.Tx, table string) error {
+		q.table, q.period = table, idx
+		return w.exportTerms(ctx, tx, d, q, fn)
+	})
+}
+
+func (w *Warehouse) exportTerms(ctx context.Context, db reader, d *Dataset, q ExploreQuery, fn func(TermRow) error) error {
 	where, args := q.where(d)
 	// The ASIN's code comes from the dictionary here, not term_stats' copy of it (a test
 	// compares the two).
-	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1_code", "b.id, c.id, a.asin, b.name, c.name", 1) + ` from term_stats s
+	sqlText := `select ` + strings.Replace(termRowColumns, "s.brand1, s.cat1, s.asin1_code", "b.id, c.id, a.asin, b.name, c.name", 1) + ` from ` + q.source() + ` s
 		left join brand b on b.id = s.brand1 left join category c on c.id = s.cat1 left join asin a on a.id = s.asin1
 		where ` + where + ` order by ` + q.orderBy()
-	rows, err := w.db.QueryContext(ctx, sqlText, args...)
+	rows, err := db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return fmt.Errorf("explore: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
@@ -69,7 +70,9 @@ func TestSPAPIRecordsInAnyOrder(t *testing.T) {
 	doc, records := spapiDoc(t, sample)
 	// Every first product, then every second, then every third: no term's records adjacent.
 	shuffled := slices.Clone(records)
-	sort.SliceStable(shuffled, func(i, j int) bool { return shuffled[i]["clickShareRank"].(float64) < shuffled[j]["clickShareRank"].(float64) })
+	sort.SliceStable(shuffled, func(i, j int) bool {
+		return shuffled[i]["clickShareRank"].(float64) < shuffled[j]["clickShareRank"].(float64)
+	})
 	w := openTemp(t)
 	rec, err := importPath(t, w, "shuffled", writeSPAPI(t, doc, shuffled), false)
 	if err != nil {
@@ -345,4 +348,137 @@ func TestNewWithFewerThanFourEarlierPeriods(t *testing.T) {
 	if n := termRow(t, w, d, "newcomer"); n.New {
 		t.Error("newcomer was in week 1")
 	}
+}
+
+// Past periods' measures stay readable: asked at an earlier period, a list answers exactly what
+// it answered when that period was the latest, and a history the measures as they stood then
+// (computed from the history itself, by the same definitions).
+func TestMeasuresAtAPastPeriod(t *testing.T) {
+	w := openTemp(t)
+	files := seriesFiles(t, 8)
+	importFiles(t, w, "ws", files[:5]...)
+	d := dataset(t, w, "ws")
+	ctx := context.Background()
+	asJSON := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	queries := []ExploreQuery{
+		{Sort: "term", Window: 4, Limit: MaxPage},
+		{List: "new", Window: 4, Sort: "rank", Limit: MaxPage},
+		{List: "risers", Window: 1, Sort: "change1", Desc: true, Limit: 20, Offset: 3},
+		{Search: "tumbler", Sort: "clickConcentration", Window: 4, Limit: 50, Brand: "Zentrova"},
+	}
+	var then []string
+	for _, q := range queries {
+		p, err := w.Explore(ctx, d, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		then = append(then, asJSON(p))
+		if len(p.Rows) == 0 {
+			t.Fatalf("query %+v: no rows in week 5", q)
+		}
+	}
+	all, _ := w.Explore(ctx, d, queries[0])
+	if len(all.Rows) < 90 {
+		t.Fatalf("%d terms in week 5", len(all.Rows))
+	}
+	var exported []TermRow
+	if err := w.ExportTerms(ctx, d, queries[0], func(r TermRow) error { exported = append(exported, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// The histories' own measures agree with the stored ones of the latest period.
+	checkHistoryMeasures(t, w, d, time.Time{}, all.Rows)
+
+	importFiles(t, w, "ws", files[5:]...)
+	week5 := all.Rows[0]
+	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC) // a Wednesday of week 5 (2026-03-29..04-04)
+	for i, q := range queries {
+		q.At = at
+		p, err := w.Explore(ctx, d, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := asJSON(p); got != then[i] {
+			t.Errorf("query %+v at week 5:\n got %.600s\nwant %.600s", queries[i], got, then[i])
+		}
+	}
+	if now, _ := w.Explore(ctx, d, queries[0]); asJSON(now) == then[0] {
+		t.Fatal("the latest period answers as week 5 did: the test proves nothing")
+	}
+	var past []TermRow
+	q := queries[0]
+	q.At = at
+	if err := w.ExportTerms(ctx, d, q, func(r TermRow) error { past = append(past, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if asJSON(past) != asJSON(exported) {
+		t.Error("the export at week 5 differs from week 5's export")
+	}
+	checkHistoryMeasures(t, w, d, at, all.Rows)
+	h, err := w.TermHistoriesAt(ctx, d, []string{week5.Term}, at)
+	if err != nil || len(h[0].Points) != 5 || !h[0].Points[4].Start.Equal(time.Date(2026, 3, 29, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("history at week 5 should end at week 5: %+v %v", h, err)
+	}
+	for _, bad := range []time.Time{time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)} {
+		if _, err := w.Explore(ctx, d, ExploreQuery{At: bad, Window: 4, Limit: 10}); !errors.Is(err, ErrNoPeriod) {
+			t.Errorf("explore at %s: %v, want ErrNoPeriod", bad, err)
+		}
+		if _, err := w.TermHistoriesAt(ctx, d, []string{"yoga mat"}, bad); !errors.Is(err, ErrNoPeriod) {
+			t.Errorf("history at %s: %v, want ErrNoPeriod", bad, err)
+		}
+	}
+}
+
+// checkHistoryMeasures compares the measures of each row's history at day at (zero: the
+// latest) with the row.
+func checkHistoryMeasures(t *testing.T, w *Warehouse, d *Dataset, at time.Time, rows []TermRow) {
+	t.Helper()
+	for start := 0; start < len(rows); start += MaxCompare {
+		batch := rows[start:min(start+MaxCompare, len(rows))]
+		var terms []string
+		for _, r := range batch {
+			terms = append(terms, r.Term)
+		}
+		h, err := w.TermHistoriesAt(context.Background(), d, terms, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range batch {
+			m := h[i].Measures
+			if m == nil {
+				t.Fatalf("%q: no measures", r.Term)
+			}
+			got := fmt.Sprint(m.Rank, ints(m.Ranks[:]), floats(m.Changes[:]), m.PeriodsPresent, m.New, m.Breakout, floats([]*float64{m.ClickConc, m.ConvConc, m.ComingUp}), ints(m.Spark))
+			want := fmt.Sprint(r.Rank, ints(r.Ranks[:]), floats(r.Changes[:]), r.PeriodsPresent, r.New, r.Breakout, floats([]*float64{r.ClickConc, r.ConvConc, r.ComingUp}), ints(r.Spark))
+			if got != want {
+				t.Errorf("%q at %v: history's measures %s, the list's %s", r.Term, at, got, want)
+			}
+		}
+	}
+}
+
+func ints(ps []*int) string {
+	var out []string
+	for _, p := range ps {
+		if p == nil {
+			out = append(out, "-")
+		} else {
+			out = append(out, fmt.Sprint(*p))
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+func floats(ps []*float64) string {
+	var out []string
+	for _, p := range ps {
+		if p == nil {
+			out = append(out, "-")
+		} else {
+			out = append(out, fmt.Sprintf("%.9f", *p))
+		}
+	}
+	return strings.Join(out, ",")
 }

@@ -117,19 +117,16 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, stag
 		latestRows = fmt.Sprintf("(select * from %s where term_id between $1 and $2)", staged)
 	} else {
 		codes := fmt.Sprintf("asin_codes_%d", ds)
-		err := execAll(ctx, tx, fmt.Sprintf(`create or replace temp table %s as select f.term_id, a.asin as code
-			from fact f join asin a on a.id = f.asin1 where f.dataset_id = %d and f.period_idx = %d`, codes, ds, L))
-		if err != nil {
+		defer tx.ExecContext(ctx, `drop table if exists `+codes)
+		if latestRows, err = periodRowsFromFact(ctx, tx, ds, L, codes); err != nil {
 			return err
 		}
-		defer tx.ExecContext(ctx, `drop table if exists `+codes)
-		latestRows = strings.NewReplacer("{codes}", codes, "{ds}", strconv.Itoa(ds), "{L}", strconv.Itoa(L)).Replace(latestFromFact)
 	}
 	offset := 1 // old is empty: any offset reads nothing from it
 	if prev >= 0 {
 		offset = L - prev
 	}
-	q := measuresSQL(ds, L, offset, old, next, latestRows)
+	q := measuresSQL(ds, L, offset, old, next, latestRows, currentInputs(ds))
 	if next {
 		nextStatsUsed.Add(1)
 	}
@@ -179,6 +176,28 @@ func writeTermKeys(ctx context.Context, tx *sql.Tx, ds int) error {
 	return nil
 }
 
+// periodRowsFromFact writes the temporary table codes (each term's top ASIN code in period L)
+// and returns latestFromFact for period L: the rows the measures read when the period's
+// staged rows are not at hand.
+func periodRowsFromFact(ctx context.Context, tx *sql.Tx, ds, L int, codes string) (string, error) {
+	err := execAll(ctx, tx, fmt.Sprintf(`create or replace temp table %s as select f.term_id, a.asin as code
+		from fact f join asin a on a.id = f.asin1 where f.dataset_id = %d and f.period_idx = %d`, codes, ds, L))
+	if err != nil {
+		return "", err
+	}
+	return strings.NewReplacer("{codes}", codes, "{ds}", strconv.Itoa(ds), "{L}", strconv.Itoa(L)).Replace(latestFromFact), nil
+}
+
+// measuresInputs are where measuresSQL writes and what it reads beside the facts: the table
+// it inserts into, the presence counts (term_id, n) of the term range and the seasonality
+// (term_id, seasonality).
+type measuresInputs struct{ target, presence, season string }
+
+// currentInputs are the inputs of the dataset's current measures (term_stats).
+func currentInputs(ds int) measuresInputs {
+	return measuresInputs{target: "term_stats", presence: presenceOf(ds, "term_id between $1 and $2"), season: seasonTable(ds)}
+}
+
 // latestFromFact is the latest period's rows of one term range as the measures read them:
 // fact's columns with the term and the top ASIN's code.
 const latestFromFact = `(select f.*, t.term, c.code
@@ -192,7 +211,7 @@ const latestFromFact = `(select f.*, t.term, c.code
 // found there takes its last 13 ranks from its spark, any other term from fact. Each period's
 // rank is aggregated once: p1..p12 serve the spark, the 1–4 period changes, the new-term rule
 // and the breakout streak alike. Every value inlined is an integer of ours.
-func measuresSQL(ds, L, offset int, old string, next bool, latest string) string {
+func measuresSQL(ds, L, offset int, old string, next bool, latest string, in measuresInputs) string {
 	var fromFact, fromSpark, spark, present []string
 	for i := 1; i < SparkPeriods; i++ {
 		fromFact = append(fromFact, fmt.Sprintf("max(rank) filter (where period_idx = %d) as p%d", L-i, i))
@@ -219,7 +238,7 @@ func measuresSQL(ds, L, offset int, old string, next bool, latest string) string
 		"{fromFact}", strings.Join(fromFact, ", "), "{fromSpark}", strings.Join(fromSpark, ", "), "{r13FromSpark}", r13,
 		"{wasPresent}", "("+strings.Join(present, " + ")+")", "{rise}", strconv.FormatFloat(BreakoutRise, 'f', -1, 64),
 		"{clickConc}", concentrationSQL("click"), "{convConc}", concentrationSQL("conv"),
-		"{spark}", strings.Join(spark, ", "), "{old}", old, "{latest}", latest, "{presence}", presenceOf(ds, "term_id between $1 and $2"), "{season}", seasonTable(ds),
+		"{spark}", strings.Join(spark, ", "), "{old}", old, "{latest}", latest, "{presence}", in.presence, "{season}", in.season, "{target}", in.target,
 	)
 	if next {
 		// one prepared row per term (next_stats.go) stands for r, y, presence and s
@@ -236,7 +255,7 @@ func measuresSQL(ds, L, offset int, old string, next bool, latest string) string
 // read, which is by term id: sorting 3M rows of measures by term cost ~1 s of an import, and
 // the one read that needed term order, finding a term's id by its string, reads term_keys
 // (writeTermKeys) instead.
-const measuresTemplate = `insert into term_stats
+const measuresTemplate = `insert into {target}
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
 		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1){sources}
@@ -284,13 +303,13 @@ const measuresJoins = `left join recent r on r.term_id = f.term_id
 // as a fraction, over the slots that hold a product (an ASIN or a share): NULL when no slot
 // does, or when one that does has a blank share.
 func concentrationSQL(kind string) string {
-	var any, sum []string
+	var held, sum []string
 	for k := 1; k <= 3; k++ {
 		slot := fmt.Sprintf("(f.asin%[1]d is not null or f.click%[1]d is not null or f.conv%[1]d is not null)", k)
-		any = append(any, slot)
+		held = append(held, slot)
 		sum = append(sum, fmt.Sprintf("case when %s then f.%s%d else 0 end", slot, kind, k))
 	}
-	return fmt.Sprintf("case when %s then (%s) / 10000.0 end", strings.Join(any, " or "), strings.Join(sum, " + "))
+	return fmt.Sprintf("case when %s then (%s) / 10000.0 end", strings.Join(held, " or "), strings.Join(sum, " + "))
 }
 
 // OverviewSize is how many terms each overview list keeps.

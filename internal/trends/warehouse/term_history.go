@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
 
 // MaxCompare is how many terms one history request may hold.
@@ -30,6 +32,9 @@ type HistoryPoint struct {
 	Products   []ProductShare `json:"products,omitempty"`
 	Brands     []string       `json:"brands,omitempty"`
 	Categories []string       `json:"categories,omitempty"`
+	// The sums of the top-3 shares, nil when unknown (concentrationSQL's rule).
+	ClickConc *float64 `json:"clickConcentration"`
+	ConvConc  *float64 `json:"conversionConcentration"`
 }
 
 // TermHistory is one term across every period of the dataset.
@@ -37,19 +42,30 @@ type TermHistory struct {
 	Term   string         `json:"term"`
 	Found  bool           `json:"found"`
 	Points []HistoryPoint `json:"points"`
+	// Measures are the term's measures at the period asked for (the latest by default); nil
+	// when the term is not in that period.
+	Measures *TermMeasures `json:"measures"`
 }
 
 // TermHistories returns each term's rank and top products for every period from the first
-// loaded to the latest; missing periods appear with Loaded false, never as rank 0. It reads the
-// periods and rows in one transaction, so a compaction or import committing meanwhile cannot
-// mix two snapshots (names, which never change once given, are read outside it).
+// loaded to the latest, with its measures at the latest; see TermHistoriesAt.
 func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []string) ([]TermHistory, error) {
+	return w.TermHistoriesAt(ctx, d, terms, time.Time{})
+}
+
+// TermHistoriesAt returns each term's rank and top products for every period from the first
+// loaded to the one containing day at (zero: the latest; ErrNoPeriod when none is loaded),
+// and its measures as they stood then; missing periods appear with Loaded false, never as
+// rank 0. It reads the periods and rows in one transaction, so a compaction or import
+// committing meanwhile cannot mix two snapshots (names, which never change once given, are
+// read outside it).
+func (w *Warehouse) TermHistoriesAt(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, error) {
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	periods, termNames, err := periodStatesAndTermIDs(ctx, tx, d.ID, terms)
+	periods, deepest, termNames, err := historyBasis(ctx, tx, d.ID, terms)
 	if err != nil {
 		return nil, fmt.Errorf("term history: %w", err)
 	}
@@ -64,6 +80,12 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 		}
 		last = max(last, idx)
 	}
+	if !at.IsZero() {
+		last = periodIndex(report.Period{Kind: d.Kind, Start: at})
+		if _, ok := periods[last]; !ok {
+			return nil, ErrNoPeriod
+		}
+	}
 	out := make([]TermHistory, 0, len(terms))
 	for _, term := range terms {
 		h := TermHistory{Term: term, Points: []HistoryPoint{}}
@@ -74,6 +96,9 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 			_, p.Loaded = periods[idx]
 			p.Start = periodFromIndex(d.Kind, idx).Start
 			h.Points = append(h.Points, p)
+		}
+		if _, ok := byIdx[last]; ok {
+			h.Measures = measuresAt(d.Kind, byIdx, deepest, last)
 		}
 		out = append(out, h)
 	}
@@ -108,8 +133,14 @@ func periodStates(ctx context.Context, tx *sql.Tx, ds int) (map[int]bool, error)
 // in SQL. With the transaction's begin and end, two statements (a left join, then the ids)
 // took 2.7-3.4 / 5.5-6.4 ms (p50 / p95) on the 3M x 156 set, one 2.0-2.4 / 3.7-4.5.
 func periodStatesAndTermIDs(ctx context.Context, tx *sql.Tx, ds int, terms []string) (map[int]bool, map[int64]string, error) {
-	q := `select 0, period_idx, imported_at, null from period where dataset_id = ?
-		union all select 1, period_idx, imported_at, null from ` + copyDB + `.compacted where dataset_id = ?`
+	periods, _, names, err := historyBasis(ctx, tx, ds, terms)
+	return periods, names, err
+}
+
+// historyBasis is periodStatesAndTermIDs with each period's deepest rank (for "new").
+func historyBasis(ctx context.Context, tx *sql.Tx, ds int, terms []string) (map[int]bool, map[int]int, map[int64]string, error) {
+	q := `select 0, period_idx, imported_at, null, deepest_rank from period where dataset_id = ?
+		union all select 1, period_idx, imported_at, null, null from ` + copyDB + `.compacted where dataset_id = ?`
 	args := []any{ds, ds}
 	for _, t := range terms {
 		q += ` union all ` + termStatsIDQuery
@@ -117,22 +148,23 @@ func periodStatesAndTermIDs(ctx context.Context, tx *sql.Tx, ds int, terms []str
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	loaded, copied := map[int]time.Time{}, map[int]time.Time{}
-	names := map[int64]string{}
+	names, deepest := map[int64]string{}, map[int]int{}
 	for rows.Next() {
 		var kind int
 		var id int64
 		var at sql.NullTime
 		var term sql.NullString
-		if err := rows.Scan(&kind, &id, &at, &term); err != nil {
-			return nil, nil, err
+		var deep sql.NullInt64
+		if err := rows.Scan(&kind, &id, &at, &term, &deep); err != nil {
+			return nil, nil, nil, err
 		}
 		switch kind {
 		case 0:
-			loaded[int(id)] = at.Time
+			loaded[int(id)], deepest[int(id)] = at.Time, int(deep.Int64)
 		case 1:
 			copied[int(id)] = at.Time
 		default:
@@ -142,7 +174,7 @@ func periodStatesAndTermIDs(ctx context.Context, tx *sql.Tx, ds int, terms []str
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	periods := make(map[int]bool, len(loaded))
 	for idx, at := range loaded {
@@ -150,9 +182,9 @@ func periodStatesAndTermIDs(ctx context.Context, tx *sql.Tx, ds int, terms []str
 		periods[idx] = ok && c.Equal(at)
 	}
 	if err := lookupMissingTermIDs(ctx, tx, ds, terms, names); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return periods, names, nil
+	return periods, deepest, names, nil
 }
 
 // termStatsIDQuery finds the id of one of term_stats' terms by its hash in term_keys, sorted
@@ -162,7 +194,7 @@ func periodStatesAndTermIDs(ctx context.Context, tx *sql.Tx, ds int, terms []str
 // passes from the join to the scan). Comparing the term in the statement instead made DuckDB
 // scan every term of term_stats: 11.5 ms against 1.5-1.7 ms on the 3M set. The leading 2 tells
 // its rows apart in periodStatesAndTermIDs.
-var termStatsIDQuery = `select 2, s.term_id, null, s.term from term_stats s join term_keys k on k.dataset_id = s.dataset_id and k.term_id = s.term_id
+var termStatsIDQuery = `select 2, s.term_id, null, s.term, null from term_stats s join term_keys k on k.dataset_id = s.dataset_id and k.term_id = s.term_id
 	where s.dataset_id = ? and k.term_hash = ` + termHash("?")
 
 // historySQL reads the terms' rows from the term-ordered copy (only periods it holds) and from
@@ -241,7 +273,7 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 	out := make(map[string]map[int]HistoryPoint, len(termNames))
 	for _, r := range all {
 		rank := r.rank
-		p := HistoryPoint{Rank: &rank}
+		p := HistoryPoint{Rank: &rank, ClickConc: concentration(r, r.click), ConvConc: concentration(r, r.conv)}
 		for k := range 3 {
 			if r.asin[k].Valid {
 				n := names["asin"][r.asin[k].Int64]

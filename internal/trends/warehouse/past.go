@@ -1,0 +1,118 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+// Past periods' measures (at=): term_stats holds the measures of the latest period only, so a
+// list asked at an earlier period has its measures computed on request, by the statement the
+// imports use (measuresSQL), into a temporary table shaped like term_stats, on a connection
+// and in a read transaction of its own (temporary tables live on their connection; the store
+// is not written). The list is then read from that table as from term_stats. Seasonality
+// needs two years of facts per term (the background job's 20–40 s at full size), so past
+// periods answer it as unknown; every other measure is as it stood then.
+
+// ErrNoPeriod says no loaded period of the dataset contains the day asked for.
+var ErrNoPeriod = errors.New("no loaded period contains that day")
+
+// reader is what a list reads with: the store, or a transaction holding a past period's table.
+type reader interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// CheckPeriod says whether a period of the dataset contains day at (ErrNoPeriod if none).
+func (w *Warehouse) CheckPeriod(ctx context.Context, d *Dataset, at time.Time) error {
+	_, _, err := w.resolveAt(ctx, w.db, d, at)
+	return err
+}
+
+// resolveAt returns the index of the dataset's period containing day at, and whether it is
+// a past one (not the latest); a zero at is the latest.
+func (w *Warehouse) resolveAt(ctx context.Context, db reader, d *Dataset, at time.Time) (idx int, past bool, err error) {
+	var latest sql.NullInt64
+	var loaded bool
+	idx = -1
+	if !at.IsZero() {
+		idx = periodIndex(report.Period{Kind: d.Kind, Start: at})
+	}
+	err = db.QueryRowContext(ctx, `select max(period_idx), coalesce(bool_or(period_idx = ?), false) from period where dataset_id = ?`, idx, d.ID).Scan(&latest, &loaded)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case at.IsZero():
+		return int(latest.Int64), false, nil
+	case !loaded:
+		return 0, false, ErrNoPeriod
+	}
+	return idx, idx != int(latest.Int64), nil
+}
+
+// withPastMeasures computes the measures of every term of period idx into a temporary table
+// and calls fn with the transaction that holds it and its name.
+func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, fn func(tx *sql.Tx, table string) error) error {
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tx, err := beginTx(ctx, conn)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	name := "past_" + randomHex(6)
+	table, codes := name+"_stats", name+"_codes"
+	started := time.Now()
+	if err := pastMeasures(ctx, tx, d.ID, idx, table, codes); err != nil {
+		return fmt.Errorf("measures at a past period: %w", err)
+	}
+	slog.Debug("past measures", "dataset", d.ID, "period", idx, "took", time.Since(started))
+	return fn(tx, table)
+}
+
+// pastMeasures fills table (created here, temporary) with the measures of period idx.
+func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes string) error {
+	var maxID sql.NullInt64
+	var before, after int
+	err := tx.QueryRowContext(ctx, `select (select max(term_id) from fact where dataset_id = ? and period_idx = ?),
+		count(*) filter (where period_idx <= ?), count(*) filter (where period_idx > ?) from period where dataset_id = ?`, ds, idx, idx, idx, ds).
+		Scan(&maxID, &before, &after)
+	if err != nil {
+		return err
+	}
+	err = execAll(ctx, tx, `create temp table `+table+` as select * from term_stats limit 0`,
+		fmt.Sprintf(`create temp table %s_old as select term_id, spark, rank_13 from term_stats limit 0`, table))
+	if err != nil || !maxID.Valid {
+		return err
+	}
+	latest, err := periodRowsFromFact(ctx, tx, ds, idx, codes)
+	if err != nil {
+		return err
+	}
+	// The periods each term appeared in up to idx: counted from the facts on the side of idx
+	// with fewer periods.
+	presence := fmt.Sprintf(`(select term_id, count(*)::integer as n from fact where dataset_id = %d and period_idx <= %d
+		and term_id between $1 and $2 group by term_id)`, ds, idx)
+	if after < before {
+		presence = fmt.Sprintf(`(select term_id, sum(n)::integer as n from (select term_id, n from %s
+			union all select term_id, -count(*) from fact where dataset_id = %d and period_idx > %d and term_id between $1 and $2 group by term_id)
+			group by term_id having sum(n) > 0)`, presenceOf(ds, "term_id between $1 and $2"), ds, idx)
+	}
+	in := measuresInputs{target: table, presence: presence,
+		season: `(select null::integer as term_id, null::double as seasonality where false)`}
+	q := measuresSQL(ds, idx, 1, table+"_old", false, latest, in)
+	for _, r := range termRanges(maxID.Int64, statsChunk) {
+		if _, err := tx.ExecContext(ctx, q, r[0], r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
