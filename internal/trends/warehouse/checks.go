@@ -34,19 +34,20 @@ type stagedChecks struct {
 // row: they are merged (mergeFragments) unless two give the same product slot or different
 // ranks, which are the duplicates there.
 func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, meta report.Meta, lenient bool) (stagedChecks, error) {
+	// The rows of terms met more than once; counted first, kept only when there are any (the
+	// usual file has none, and writing the empty table cost more than the count).
+	twiceSQL := `select rid from ` + terms + ` where id in (select id from ` + terms + ` where id is not null group by id having count(*) > 1)
+		union all
+		select rid from ` + terms + ` where id is null and term in (select term from ` + terms + ` where id is null group by term having count(*) > 1)`
+	var n int
+	if err := conn.QueryRowContext(ctx, `select count(*) from (`+twiceSQL+`)`).Scan(&n); err != nil || n == 0 {
+		return stagedChecks{}, err
+	}
 	twice := stage + "_twice"
-	_, err := conn.ExecContext(ctx, `create or replace temp table `+twice+` as
-			select rid from `+terms+` where id in (select id from `+terms+` where id is not null group by id having count(*) > 1)
-			union all
-			select rid from `+terms+` where id is null and term in (select term from `+terms+` where id is null group by term having count(*) > 1)`)
-	if err != nil {
+	if _, err := conn.ExecContext(ctx, `create or replace temp table `+twice+` as `+twiceSQL); err != nil {
 		return stagedChecks{}, err
 	}
 	defer conn.ExecContext(context.Background(), `drop table if exists `+twice)
-	var n int
-	if err := conn.QueryRowContext(ctx, `select count(*) from `+twice).Scan(&n); err != nil || n == 0 {
-		return stagedChecks{}, err
-	}
 	if meta.Layout == report.LayoutAmazonSPAPI {
 		return mergeFragments(ctx, conn, stage, terms, twice, lenient)
 	}
