@@ -6,6 +6,8 @@ const date = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short
 
 export const fmtInt = (n: number | null | undefined) => (n == null ? '–' : int.format(n))
 export const fmtPct = (n: number | null | undefined) => (n == null ? '–' : pct.format(n))
+// A closer ratio (conversion share / click share): "1.25×"; '–' when unknown.
+export const fmtRatio = (n: number | null | undefined) => (n == null ? '–' : `${n.toFixed(2)}×`)
 export const fmtDate = (iso: string) => date.format(new Date(iso))
 // A log2 change as "×2.0 ↑" style growth: positive = rising.
 export const fmtChange = (log2: number | null | undefined) => (log2 == null ? '–' : `${dec.format(log2)}`)

@@ -101,7 +101,7 @@ function UploadRow({ u }: { u: Upload }) {
           {r.warnings?.map((w) => <span key={w} className="block text-amber-700">{w}</span>)}
         </p>
       ))}
-      {j && j.skippedCount > 0 && <p className="text-amber-700">{j.skippedCount} rows skipped: {j.skipped?.slice(0, 5).map((s) => `line ${s.line}: ${s.expected}`).join('; ')}</p>}
+      {j && j.skippedCount > 0 && <p className="text-amber-700">{j.skippedCount} rows skipped: {j.skipped?.slice(0, 5).map((s) => `${s.line ? `line ${s.line}` : `record ${s.record}`}${s.column ? `, ${s.column}` : ''}: ${s.expected}`).join('; ')}</p>}
     </li>
   )
 }

@@ -55,7 +55,9 @@ export function Overview() {
           <div className="grid gap-4 lg:grid-cols-2">
             <Card title="Top risers"><TermList page={overview.data.risers} window={overview.data.window} empty="No risers yet" /></Card>
             <Card title="Top fallers"><TermList page={overview.data.fallers} window={overview.data.window} empty="No fallers yet" /></Card>
-            <Card title="New terms"><TermList page={overview.data.new} window={overview.data.window} empty="No new terms (needs 4 earlier periods)" /></Card>
+            <Card title={overview.data.summary.newComparedPeriods > 0 ? `New terms (compared with ${overview.data.summary.newComparedPeriods} earlier period${overview.data.summary.newComparedPeriods > 1 ? 's' : ''})` : 'New terms'}>
+              <TermList page={overview.data.new} window={overview.data.window} empty={overview.data.summary.newComparedPeriods > 0 ? 'No new terms' : 'Import the previous period to see new terms'} />
+            </Card>
             <Card title="Breakouts"><TermList page={overview.data.breakouts} window={4} empty="No breakouts" /></Card>
             <Card title="Coming up (rose in the next weeks last year)"><TermList page={overview.data.comingUp} window={52} empty="Needs a year of history" measure={(r) => r.comingUp} /></Card>
             <Card title="Your watchlist"><WatchlistMoves ws={sel.ws!} readOnly={sel.isDemo} /></Card>

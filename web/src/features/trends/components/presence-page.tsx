@@ -5,7 +5,7 @@ import { toast } from 'sonner'
 import { brandQuery, productQuery } from '../api/queries'
 import { useSelection } from '../use-selection'
 import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
-import { fmtDate, fmtInt, fmtPct } from '../../../lib/format'
+import { fmtDate, fmtInt, fmtPct, fmtRatio } from '../../../lib/format'
 import { addWatch } from '../../watchlists/api/watchlist'
 import { Button } from '../../../components/ui/button'
 
@@ -25,7 +25,7 @@ export function PresencePage({ kind, value }: { kind: 'asin' | 'brand'; value: s
         <>
           {q.data.title && <p className="text-sm text-zinc-600 dark:text-zinc-400">{q.data.title}</p>}
           <table className="w-full text-sm">
-            <thead><tr className="text-left"><th scope="col">Term</th><th scope="col">Latest rank</th><th scope="col">Periods in top 3</th><th scope="col">Latest slot</th><th scope="col">Click share</th><th scope="col">Conversion share</th><th scope="col">Since</th></tr></thead>
+            <thead><tr className="text-left"><th scope="col">Term</th><th scope="col">Latest rank</th><th scope="col">Periods in top 3</th><th scope="col">Latest slot</th><th scope="col">Click share</th><th scope="col">Conversion share</th><th scope="col">Closer ratio</th><th scope="col">Since</th></tr></thead>
             <tbody>
               {q.data.terms.map((t) => {
                 const last = t.points[t.points.length - 1]
@@ -37,6 +37,7 @@ export function PresencePage({ kind, value }: { kind: 'asin' | 'brand'; value: s
                     <td>#{last.slot}</td>
                     <td className="tabular-nums">{fmtPct(last.clickShare)}</td>
                     <td className="tabular-nums">{fmtPct(last.conversionShare)}</td>
+                    <td className="tabular-nums">{fmtRatio(last.closerRatio)}</td>
                     <td>{fmtDate(t.points[0].start)}</td>
                   </tr>
                 )

@@ -7,7 +7,7 @@ import { useSelection } from '../use-selection'
 import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { RankChart, type Series } from './rank-chart'
 import { ShareChart } from './share-chart'
-import { fmtDate, fmtInt, fmtPct } from '../../../lib/format'
+import { fmtDate, fmtInt, fmtPct, fmtRatio } from '../../../lib/format'
 import { addWatch } from '../../watchlists/api/watchlist'
 import { Button } from '../../../components/ui/button'
 import type { TermHistory } from '../api/types'
@@ -140,7 +140,7 @@ function ProductsTable({ history, ws, ds }: { history?: TermHistory; ws?: string
                       {pr ? (
                         <>
                           <Link to="/dashboard/product" search={{ ws, ds, asin: pr.asin }} className="font-mono hover:underline">{pr.asin}</Link>
-                          <div className="text-xs text-zinc-500">clicks {fmtPct(pr.clickShare)} · conversions {fmtPct(pr.conversionShare)}</div>
+                          <div className="text-xs text-zinc-500">clicks {fmtPct(pr.clickShare)} · conversions {fmtPct(pr.conversionShare)} · closer ratio {fmtRatio(pr.closerRatio)}</div>
                         </>
                       ) : '–'}
                     </td>
