@@ -110,3 +110,25 @@ func TestNumbersInTheAPI(t *testing.T) {
 		}
 	}
 }
+
+// A lenient import of an SP-API document cut inside a record fails (it used to loop for ever
+// and hold the import worker), and the next upload is imported.
+func TestTruncatedJSONDoesNotHoldTheWorker(t *testing.T) {
+	app := testkit.Server(t, testkit.SQLite(t), nil)
+	c := app.SignUp(t, "seller@example.com", "password123")
+	ws := personal(t, c)
+	const name = "GET_BRAND_ANALYTICS_SEARCH_TERMS_REPORT_WEEK_2026-04-05_2026-04-11.json"
+	data, err := os.ReadFile(filepath.Join("report/testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), name)
+	os.WriteFile(cut, data[:len(data)/2], 0o644)
+	job := waitJob(t, c, app, ws, map[string]string{"lenient": "true"}, cut)
+	if job["state"] != "failed" || job["record"] == nil || !strings.Contains(job["error"].(string), "truncated") {
+		t.Errorf("cut JSON, lenient: %v", job)
+	}
+	if job := waitJob(t, c, app, ws, nil, "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv"); job["state"] != "done" {
+		t.Errorf("the next import: %v", job)
+	}
+}

@@ -482,3 +482,34 @@ func floats(ps []*float64) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// A store written when a blank share counted as 0 gets its concentrations recomputed once, on
+// open: the demo workspace, generated once, would otherwise keep them until its next import.
+func TestOldConcentrationsAreRecomputedOnOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	w := openAt(t, path)
+	importFiles(t, w, "ws", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_18.csv")
+	// As the earlier code wrote them.
+	for _, q := range []string{`update term_stats set conv_conc = coalesce(conv_conc, 0), click_conc = coalesce(click_conc, 0)`,
+		`update overview_rows set conv_conc = coalesce(conv_conc, 0), click_conc = coalesce(click_conc, 0)`, `delete from store_upgrades`} {
+		if _, err := w.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := dataset(t, w, "ws")
+	if r := termRow(t, w, d, "kindle unlimited books"); r.ConvConc == nil || *r.ConvConc != 0 {
+		t.Fatalf("the old store's value: %v", r.ConvConc)
+	}
+	closeChecked(t, w)
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if r := termRow(t, w, d, "kindle unlimited books"); r.ConvConc != nil || r.ClickConc == nil {
+		t.Errorf("after reopening: click %v, conversion %v", r.ClickConc, r.ConvConc)
+	}
+	var rows, differ int
+	w.db.QueryRow(`select count(*), count(*) filter (where o.conv_conc is distinct from s.conv_conc or o.click_conc is distinct from s.click_conc)
+		from overview_rows o join term_stats s on s.dataset_id = o.dataset_id and s.term_id = o.term_id`).Scan(&rows, &differ)
+	if rows == 0 || differ != 0 {
+		t.Errorf("%d of %d overview rows differ from the terms' measures", differ, rows)
+	}
+}

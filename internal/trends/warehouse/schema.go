@@ -69,6 +69,8 @@ var schema = []string{
 	`drop table if exists overview_terms`,
 	overviewRowsDDL,
 	`create table if not exists overview_counts (dataset_id integer not null, list varchar not null, window_periods integer not null, total integer not null)`,
+	// One-time upgrades of stored data that were done (upgradeOnce).
+	`create table if not exists store_upgrades (name varchar not null)`,
 }
 
 const overviewRowsDDL = `create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`
@@ -87,6 +89,9 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 	}
 	if err := w.fillMissingOverviews(ctx); err != nil {
 		return err
+	}
+	if err := w.upgradeOnce(ctx, "null-concentrations", nullConcentrations); err != nil {
+		return fmt.Errorf("warehouse: schema: %w", err)
 	}
 	if err := w.checkTermHash(ctx); err != nil {
 		return err
@@ -211,4 +216,39 @@ func (w *Warehouse) fillMissing(ctx context.Context, table string, fill func(con
 		}
 	}
 	return nil
+}
+
+// upgradeOnce runs upgrade, in one transaction, unless the store records it as done.
+func (w *Warehouse) upgradeOnce(ctx context.Context, name string, upgrade func(context.Context, *sql.Tx) error) error {
+	var done int
+	if err := w.db.QueryRowContext(ctx, `select count(*) from store_upgrades where name = ?`, name).Scan(&done); err != nil || done > 0 {
+		return err
+	}
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := upgrade(ctx, tx); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `insert into store_upgrades values (?)`, name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// nullConcentrations recomputes the stored concentrations, which counted a blank share as 0
+// until blank became unknown (concentrationSQL), from each dataset's latest period, in the
+// measures and the overview lists copied from them. Once per store (a few seconds at 3M terms).
+func nullConcentrations(ctx context.Context, tx *sql.Tx) error {
+	return execAll(ctx, tx, `update term_stats s set click_conc = x.click, conv_conc = x.conv from (
+			select f.dataset_id, f.term_id, `+concentrationSQL("click")+` as click, `+concentrationSQL("conv")+` as conv
+			from fact f join (select dataset_id, max(period_idx) as idx from period group by dataset_id) l
+				on l.dataset_id = f.dataset_id and l.idx = f.period_idx) x
+		where s.dataset_id = x.dataset_id and s.term_id = x.term_id
+			and (s.click_conc is distinct from x.click or s.conv_conc is distinct from x.conv)`,
+		`update overview_rows o set click_conc = s.click_conc, conv_conc = s.conv_conc from term_stats s
+		where s.dataset_id = o.dataset_id and s.term_id = o.term_id
+			and (o.click_conc is distinct from s.click_conc or o.conv_conc is distinct from s.conv_conc)`)
 }
