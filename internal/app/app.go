@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/bearer"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
@@ -72,9 +73,12 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
-	a.Auth.OnUserCreated = func(ctx context.Context, u *store.User) error {
-		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	if err := a.Auth.Use(plugins()...); err != nil {
+		return nil, err
 	}
+	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
+		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	})
 	deps.Auth = a.Auth.Handler()
 	if a.Warehouse, err = warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory); err != nil {
 		return nil, err
@@ -92,6 +96,11 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	deps.Trends = trendsSvc.Handler()
 	a.Handler = server.New(cfg, deps)
 	return a, nil
+}
+
+// plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
+func plugins() []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}}
 }
 
 // Close releases what Build opened, in reverse order.

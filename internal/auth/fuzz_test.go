@@ -52,7 +52,7 @@ func FuzzDecodeSignIn(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("POST", "/api/auth/sign-in/email", strings.NewReader(body))
 		var b signInBody
-		err := decode(httptest.NewRecorder(), r, &b)
+		err := Decode(httptest.NewRecorder(), r, &b)
 		if err == nil {
 			err = b.validate()
 		}

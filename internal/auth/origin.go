@@ -32,7 +32,7 @@ func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 	fetchMetadata := site != "" || mode != "" || h.Get("Sec-Fetch-Dest") != ""
 	if !hasCookies {
 		if site == "cross-site" && mode == "navigate" {
-			return errInvalidRequest
+			return ErrInvalidRequest
 		}
 		if !fetchMetadata {
 			return nil // server-to-server callers carry neither cookies nor fetch metadata
@@ -43,10 +43,10 @@ func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 		origin = h.Get("Referer")
 	}
 	if origin == "" || origin == "null" {
-		return errMissingOrigin
+		return ErrMissingOrigin
 	}
 	if !s.trustedOrigin(origin) {
-		return errInvalidOrigin
+		return ErrInvalidOrigin
 	}
 	return nil
 }
@@ -93,17 +93,17 @@ func (s *Service) safeURL(raw string) bool {
 	return s.trustedOrigin(raw)
 }
 
-// checkURLs validates the optional URL fields of a request, each with its own message.
+// checkURLs validates the optional URL Fields of a request, each with its own message.
 func (s *Service) checkURLs(callbackURL, redirectTo, errorCallbackURL, newUserCallbackURL string) *httpx.Error {
 	switch {
 	case !s.safeURL(callbackURL):
-		return errInvalidCallbackURL
+		return ErrInvalidCallbackURL
 	case !s.safeURL(redirectTo):
-		return errInvalidRedirectURL
+		return ErrInvalidRedirectURL
 	case !s.safeURL(errorCallbackURL):
-		return errInvalidErrorCallback
+		return ErrInvalidErrorCallback
 	case !s.safeURL(newUserCallbackURL):
-		return errInvalidNewUserCallbck
+		return ErrInvalidNewUserCallback
 	}
 	return nil
 }
