@@ -30,7 +30,7 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) {
 	if !ReadJSON(w, r, &b, b.validate) {
 		return
 	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
+	if err := s.CheckURLs(str(b.CallbackURL), "", "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}

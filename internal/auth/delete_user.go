@@ -37,7 +37,7 @@ func (s *Service) deleteUser(w http.ResponseWriter, r *http.Request) {
 	if !ReadJSON(w, r, &b, nil) {
 		return
 	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
+	if err := s.CheckURLs(str(b.CallbackURL), "", "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}

@@ -13,7 +13,7 @@ func (s *Service) deleteUserCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cb := r.URL.Query().Get("callbackURL")
-	if !s.safeURL(cb) {
+	if !s.SafeURL(cb) {
 		writeErr(w, r, ErrInvalidCallbackURL)
 		return
 	}

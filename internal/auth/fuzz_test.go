@@ -28,7 +28,7 @@ func FuzzSafeURL(f *testing.F) {
 	}
 	s := fuzzService(f)
 	f.Fuzz(func(t *testing.T, raw string) {
-		if !s.safeURL(raw) || raw == "" {
+		if !s.SafeURL(raw) || raw == "" {
 			return
 		}
 		// Resolve as a browser would, against the app's own URL.

@@ -69,10 +69,10 @@ func (s *Service) trustedOrigin(rawURL string) bool {
 	return false
 }
 
-// safeURL reports whether a callback/redirect target is a same-site relative path or an
+// SafeURL reports whether a callback/redirect target is a same-site relative path or an
 // absolute URL on a trusted origin. Protocol-relative ("//evil"), backslash tricks and
 // javascript: URLs are refused.
-func (s *Service) safeURL(raw string) bool {
+func (s *Service) SafeURL(raw string) bool {
 	if raw == "" {
 		return true
 	}
@@ -93,16 +93,16 @@ func (s *Service) safeURL(raw string) bool {
 	return s.trustedOrigin(raw)
 }
 
-// checkURLs validates the optional URL Fields of a request, each with its own message.
-func (s *Service) checkURLs(callbackURL, redirectTo, errorCallbackURL, newUserCallbackURL string) *httpx.Error {
+// CheckURLs validates the optional URL Fields of a request, each with its own message.
+func (s *Service) CheckURLs(callbackURL, redirectTo, errorCallbackURL, newUserCallbackURL string) *httpx.Error {
 	switch {
-	case !s.safeURL(callbackURL):
+	case !s.SafeURL(callbackURL):
 		return ErrInvalidCallbackURL
-	case !s.safeURL(redirectTo):
+	case !s.SafeURL(redirectTo):
 		return ErrInvalidRedirectURL
-	case !s.safeURL(errorCallbackURL):
+	case !s.SafeURL(errorCallbackURL):
 		return ErrInvalidErrorCallback
-	case !s.safeURL(newUserCallbackURL):
+	case !s.SafeURL(newUserCallbackURL):
 		return ErrInvalidNewUserCallback
 	}
 	return nil

@@ -25,7 +25,7 @@ func (s *Service) requestPasswordReset(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, httpx.BadRequest("[body.email] Invalid email address"))
 		return
 	}
-	if err := s.checkURLs("", str(b.RedirectTo), "", ""); err != nil {
+	if err := s.CheckURLs("", str(b.RedirectTo), "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 // page with ?token=, or with ?error=INVALID_TOKEN.
 func (s *Service) resetPasswordCallback(w http.ResponseWriter, r *http.Request) {
 	token, callbackURL := r.PathValue("token"), r.URL.Query().Get("callbackURL")
-	if !s.safeURL(callbackURL) || len(callbackURL) > maxURLLen {
+	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
 		writeErr(w, r, ErrInvalidCallbackURL)
 		return
 	}

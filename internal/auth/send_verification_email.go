@@ -24,7 +24,7 @@ func (s *Service) sendVerificationEmail(w http.ResponseWriter, r *http.Request) 
 		writeErr(w, r, httpx.BadRequest("[body.email] Invalid email address"))
 		return
 	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
+	if err := s.CheckURLs(str(b.CallbackURL), "", "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}

@@ -17,7 +17,7 @@ import (
 func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	token, callbackURL := q.Get("token"), q.Get("callbackURL")
-	if !s.safeURL(callbackURL) || len(callbackURL) > maxURLLen {
+	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
 		writeErr(w, r, ErrInvalidCallbackURL)
 		return
 	}
