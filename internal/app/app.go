@@ -15,6 +15,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/bearer"
+	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
@@ -29,6 +30,7 @@ import (
 type App struct {
 	Handler   http.Handler
 	Auth      *auth.Service
+	Billing   *billing.Billing
 	Warehouse *warehouse.Warehouse
 	closers   []func() error
 }
@@ -73,7 +75,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
-	if err := a.Auth.Use(plugins()...); err != nil {
+	a.Billing = billing.New(cfg.Billing)
+	if err := a.Auth.Use(plugins(a.Billing)...); err != nil {
 		return nil, err
 	}
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
@@ -99,8 +102,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins() []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}}
+func plugins(b *billing.Billing) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -67,7 +67,7 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	verified := false
-	u, err := s.store.UpdateUser(ctx, l.User.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}, s.now())
+	u, err := s.UpdateUser(ctx, l.User.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified})
 	if err != nil {
 		writeErr(w, r, ErrEmailTaken)
 		return

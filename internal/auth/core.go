@@ -84,6 +84,11 @@ func (s *Service) OnUserCreated(h func(ctx context.Context, u *store.User) error
 	s.userCreatedHooks = append(s.userCreatedHooks, h)
 }
 
+// OnUserUpdated runs after a user's profile or email changed. An error is logged.
+func (s *Service) OnUserUpdated(h func(ctx context.Context, u *store.User) error) {
+	s.userUpdatedHooks = append(s.userUpdatedHooks, h)
+}
+
 // OnUserDeleted runs before a user's row is deleted, so owners of other data (workspaces,
 // datasets, billing) remove theirs. An error stops the deletion.
 func (s *Service) OnUserDeleted(h func(ctx context.Context, userID string) error) {

@@ -38,6 +38,7 @@ type Service struct {
 	userFields       []FieldsFunc
 	sessionFields    []FieldsFunc
 	userCreatedHooks []func(context.Context, *store.User) error
+	userUpdatedHooks []func(context.Context, *store.User) error
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
 }

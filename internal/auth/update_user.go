@@ -49,7 +49,7 @@ func (s *Service) updateUser(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, ErrNoFieldsToUpdate)
 		return
 	}
-	u, err := s.store.UpdateUser(r.Context(), l.User.ID, upd, s.now())
+	u, err := s.UpdateUser(r.Context(), l.User.ID, upd)
 	if err != nil {
 		writeErr(w, r, err)
 		return

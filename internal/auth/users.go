@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/auth/password"
@@ -60,3 +61,18 @@ func (s *Service) DeleteUser(ctx context.Context, userID string) error {
 
 // NewID returns a random id in Better Auth's alphabet ([a-zA-Z0-9], 32 characters).
 func NewID() string { return randomID(32) }
+
+// UpdateUser changes a user's profile or email and runs the user-updated hooks (the billing
+// customer follows the email).
+func (s *Service) UpdateUser(ctx context.Context, userID string, upd store.UserUpdate) (*store.User, error) {
+	u, err := s.store.UpdateUser(ctx, userID, upd, s.now())
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range s.userUpdatedHooks {
+		if err := h(ctx, u); err != nil {
+			slog.Error("auth: user-updated hook", "user", u.ID, "error", err)
+		}
+	}
+	return u, nil
+}

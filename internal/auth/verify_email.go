@@ -63,7 +63,7 @@ func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	if !u.EmailVerified {
 		verified := true
-		if u, err = s.store.UpdateUser(ctx, u.ID, store.UserUpdate{EmailVerified: &verified}, s.now()); err != nil {
+		if u, err = s.UpdateUser(ctx, u.ID, store.UserUpdate{EmailVerified: &verified}); err != nil {
 			writeErr(w, r, err)
 			return
 		}
@@ -111,7 +111,7 @@ func (s *Service) verifyEmailChange(w http.ResponseWriter, r *http.Request, c *v
 		s.send(ctx, mail.Verification(c.UpdateTo, u.Name, link))
 	case "change-email-verification":
 		newEmail, verified := lower(c.UpdateTo), true
-		if _, err := s.store.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}, s.now()); err != nil {
+		if _, err := s.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}); err != nil {
 			fail(verifyInvalidToken) // the address was taken in the meantime
 			return
 		}
