@@ -5,6 +5,7 @@ package billing
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -18,8 +19,8 @@ import (
 )
 
 var (
-	errNotConfigured = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
-	errProductNotFound = httpx.NewError(http.StatusBadRequest, "PRODUCT_NOT_FOUND", "Product not found")
+	errNotConfigured    = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
+	errProductNotFound  = httpx.NewError(http.StatusBadRequest, "PRODUCT_NOT_FOUND", "Product not found")
 	errNotYourWorkspace = httpx.NewError(http.StatusForbidden, "FORBIDDEN", "You can only buy a plan for a workspace you own")
 )
 
@@ -48,7 +49,11 @@ func (*Billing) ID() string { return "polar" }
 func (b *Billing) Register(s *auth.Service) error {
 	b.auth, b.st = s, s.Store()
 	b.subs = subscriptions{st: b.st}
-	if err := b.st.Migrate(context.Background(), "billing", migrations); err != nil {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	if err := b.st.Migrate(context.Background(), "billing", sub); err != nil {
 		return err
 	}
 	s.Handle("POST /checkout", b.checkout)

@@ -147,31 +147,32 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"url": co.URL, "redirect": body.Redirect == nil || *body.Redirect})
 }
 
-// redirectTargets resolves successUrl/returnUrl (or POLAR_SUCCESS_URL) against BASE_URL. Polar
-// sends the browser there, so each must be ours or a trusted origin, like every callback.
+// redirectTargets resolves successUrl/returnUrl against BASE_URL, POLAR_SUCCESS_URL being the
+// default. Polar sends the browser to them, so a URL from the request must be ours or a trusted
+// origin, like every callback; the operator's setting is trusted as configured.
 func (b *Billing) redirectTargets(body checkoutBody) (success, ret string, err error) {
-	cfg := b.auth.Config()
-	success = b.cfg.SuccessURL
-	if body.SuccessURL != nil {
-		success = *body.SuccessURL
-	}
-	for _, target := range []*string{&success, &ret} {
-		if target == &ret && body.ReturnURL != nil {
-			ret = *body.ReturnURL
-		}
-		if *target == "" {
-			continue
+	base := strings.TrimRight(b.auth.Config().BaseURL.String(), "/")
+	resolve := func(v *string) (string, error) {
+		if v == nil || *v == "" {
+			return "", nil
 		}
 		// {CHECKOUT_ID} is Polar's placeholder; braces are not a URL's, so check without it.
-		check := strings.ReplaceAll(*target, "{CHECKOUT_ID}", "x")
-		if !b.auth.SafeURL(check) {
-			return "", "", auth.ErrInvalidCallbackURL
+		if !b.auth.SafeURL(strings.ReplaceAll(*v, "{CHECKOUT_ID}", "x")) {
+			return "", auth.ErrInvalidCallbackURL
 		}
-		if strings.HasPrefix(*target, "/") {
-			*target = strings.TrimRight(cfg.BaseURL.String(), "/") + *target
+		if strings.HasPrefix(*v, "/") {
+			return base + *v, nil
 		}
+		return *v, nil
 	}
-	return success, ret, nil
+	if success, err = resolve(body.SuccessURL); err != nil {
+		return "", "", err
+	}
+	if success == "" {
+		success = b.cfg.SuccessURL
+	}
+	ret, err = resolve(body.ReturnURL)
+	return success, ret, err
 }
 
 // checkoutFailed surfaces Polar's reason when it gave one (e.g. an archived product).
