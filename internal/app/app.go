@@ -97,8 +97,27 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	a.closers = append(a.closers, trendsSvc.Close)
 	deps.Trends = trendsSvc.Handler()
+	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
 	a.Handler = server.New(cfg, deps)
 	return a, nil
+}
+
+// usage counts what a workspace uses of its plan, for the billing page.
+func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
+	return func(ctx context.Context, ws string) (billing.Usage, error) {
+		var u billing.Usage
+		ds, err := wh.Datasets(ctx, ws)
+		if err != nil {
+			return u, err
+		}
+		items, err := st.Watchlist(ctx, ws)
+		if err != nil {
+			return u, err
+		}
+		members, err := st.MemberCount(ctx, ws)
+		u.Datasets, u.WatchlistItems, u.Seats = len(ds), len(items), members
+		return u, err
+	}
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.

@@ -241,3 +241,32 @@ func TestWebhooks(t *testing.T) {
 		_ = http.StatusOK
 	})
 }
+
+func TestPlanAPI(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		p := newPolar(t, token)
+		app := testkit.Server(t, st, billingEnv(p))
+		if res := app.Client(t).Do("GET", "/api/billing/personal-x", nil); res.Status != 401 {
+			t.Errorf("without a session: %d", res.Status)
+		}
+		a := app.SignUp(t, "a@example.com", "password123")
+		b := app.SignUp(t, "b@example.com", "password123")
+		if res := b.Do("GET", "/api/billing/personal-"+userID(t, a), nil); res.Status != 404 {
+			t.Errorf("someone else's workspace: %d %s", res.Status, res.Body)
+		}
+		res := a.Do("GET", "/api/billing/personal-"+userID(t, a), nil)
+		if res.Status != 200 {
+			t.Fatalf("own workspace: %d %s", res.Status, res.Body)
+		}
+		m := res.JSON(t)
+		pl := m["plan"].(map[string]any)
+		limits := pl["limits"].(map[string]any)
+		usage := m["usage"].(map[string]any)
+		if pl["name"] != "free" || limits["watchlistItems"] != float64(10) || usage["seats"] != float64(1) || m["canManage"] != true || m["configured"] != true {
+			t.Errorf("answer: %s", res.Body)
+		}
+		if plans := m["plans"].([]any); len(plans) != 3 || plans[1].(map[string]any)["purchasable"] != true || plans[0].(map[string]any)["purchasable"] != false {
+			t.Errorf("plans on sale: %v", plans)
+		}
+	})
+}

@@ -24,13 +24,13 @@ const Unlimited = -1
 
 // Limits are what a plan allows (../shared/product/trends.md, "Plans").
 type Limits struct {
-	Datasets       int  // datasets (marketplaces) in the workspace
-	HistoryPeriods int  // most recent periods visible (Unlimited: all history)
-	WatchlistItems int  // terms, products and brands watched, together
-	Seats          int  // members plus pending invitations
-	Alerts         bool // email digests
-	Exports        bool // CSV exports
-	API            bool // bearer-token access to the trends API (command line, scripts)
+	Datasets       int  `json:"datasets"`       // datasets (marketplaces) in the workspace
+	HistoryPeriods int  `json:"historyPeriods"` // most recent periods visible (Unlimited: all history)
+	WatchlistItems int  `json:"watchlistItems"` // terms, products and brands watched, together
+	Seats          int  `json:"seats"`          // members plus pending invitations
+	Alerts         bool `json:"alerts"`         // email digests
+	Exports        bool `json:"exports"`        // CSV exports
+	API            bool `json:"api"`            // bearer-token access to the trends API (command line, scripts)
 }
 
 // Plan is a named set of limits.
