@@ -177,7 +177,7 @@ func longField(row *Row, layout Layout) *ParseError {
 }
 
 type layoutNames struct {
-	term, dept                    string
+	term, dept                   string
 	asin, title, brand, category func(n int) string
 }
 

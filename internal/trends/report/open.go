@@ -55,7 +55,7 @@ type Source struct {
 	br          *bufio.Reader
 	win         *window
 	expand      *expandCap
-	recordStart int64         // where the next record begins, in the window's offsets
+	recordStart int64        // where the next record begins, in the window's offsets
 	follow      func() int64 // the JSON decoder's own idea of it (follows every record it reads)
 }
 
