@@ -91,7 +91,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, j := range saved {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
-		j.opts.Name = j.FileName // the upload's own name: Amazon's names say marketplace and period
+		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
 		j.opts.MaxExpanded = s.cfg.MaxUploadBytes // a zip holds no more than a plain upload may be
 		s.jobs.add(j)
 	}
