@@ -100,7 +100,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		snap, _ := s.jobs.snapshot(c.workspace, j.ID)
 		out = append(out, snap)
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{"jobs": out})
+	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
 }
 
 func uploadError(err error) error {
@@ -169,7 +169,7 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"jobs": s.jobs.list(c.workspace)})
+	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: s.jobs.list(c.workspace)})
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {

@@ -45,5 +45,5 @@ func (s *Service) listDatasets(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace": c.workspace, "demo": c.workspace == DemoWorkspace, "datasets": ds})
+	httpx.WriteJSON(w, http.StatusOK, datasetsAnswer{Workspace: c.workspace, Demo: c.workspace == DemoWorkspace, Datasets: ds})
 }
