@@ -46,7 +46,9 @@ func loadOpenAPI(t *testing.T, app *testkit.App) *openAPIDoc {
 // schema compiles the documented body of one answer.
 func (d *openAPIDoc) schema(t *testing.T, method, path string, status int, media string) *jsonschema.Schema {
 	t.Helper()
-	ptr := func(s string) string { return url.PathEscape(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")) }
+	ptr := func(s string) string {
+		return url.PathEscape(strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1"))
+	}
 	loc := fmt.Sprintf("%s#/paths/%s/%s/responses/%d/content/%s/schema", docURL, ptr(path), strings.ToLower(method), status, ptr(media))
 	sch, err := d.compiler.Compile(loc)
 	if err != nil {

@@ -33,7 +33,9 @@ var (
 	eWrite = []int{400, 401, 403, 404}
 )
 
-func ok(body any, errors []int) answer { return answer{Status: http.StatusOK, Body: body, Errors: errors} }
+func ok(body any, errors []int) answer {
+	return answer{Status: http.StatusOK, Body: body, Errors: errors}
+}
 
 // uploadForm documents the upload's multipart form (the handler reads it part by part).
 type uploadForm struct {
