@@ -137,40 +137,28 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// longField finds a cell of row longer than MaxFieldBytes and names its column.
+// longField finds a cell of row longer than MaxFieldBytes and names its column. It runs on
+// every row, so the usual answer (none) takes a few comparisons and no allocation.
 func longField(row *Row, layout Layout) *ParseError {
-	var names *layoutNames // looked up only for an error: this runs on every row
-	check := func(v string, column func(*layoutNames) string) *ParseError {
-		if len(v) <= MaxFieldBytes {
-			return nil
-		}
-		if names == nil {
-			n := columnNames(layout)
-			names = &n
-		}
-		return &ParseError{Line: row.Line, ColumnName: column(names), Value: v,
-			Expected: fmt.Sprintf("at most %s in a cell; this %s has %d bytes", sizeText(MaxFieldBytes), column(names), len(v))}
-	}
-	if pe := check(row.Term, func(n *layoutNames) string { return n.term }); pe != nil {
-		return pe
-	}
-	if pe := check(row.Department, func(n *layoutNames) string { return n.dept }); pe != nil {
-		return pe
-	}
+	long := len(row.Term) > MaxFieldBytes || len(row.Department) > MaxFieldBytes
 	for i, p := range row.Products {
-		slot := i + 1
-		for _, c := range []struct {
-			v   string
-			col func(*layoutNames) string
-		}{
-			{p.ASIN, func(n *layoutNames) string { return n.asin(slot) }},
-			{p.Title, func(n *layoutNames) string { return n.title(slot) }},
-			{row.Brands[i], func(n *layoutNames) string { return n.brand(slot) }},
-			{row.Categories[i], func(n *layoutNames) string { return n.category(slot) }},
-		} {
-			if pe := check(c.v, c.col); pe != nil {
-				return pe
-			}
+		long = long || len(p.ASIN) > MaxFieldBytes || len(p.Title) > MaxFieldBytes ||
+			len(row.Brands[i]) > MaxFieldBytes || len(row.Categories[i]) > MaxFieldBytes
+	}
+	if !long {
+		return nil
+	}
+	names := columnNames(layout)
+	cells := []struct{ v, column string }{{row.Term, names.term}, {row.Department, names.dept}}
+	for i, p := range row.Products {
+		n := i + 1
+		cells = append(cells, struct{ v, column string }{p.ASIN, names.asin(n)}, struct{ v, column string }{p.Title, names.title(n)},
+			struct{ v, column string }{row.Brands[i], names.brand(n)}, struct{ v, column string }{row.Categories[i], names.category(n)})
+	}
+	for _, c := range cells {
+		if len(c.v) > MaxFieldBytes {
+			return &ParseError{Line: row.Line, ColumnName: c.column, Value: c.v,
+				Expected: fmt.Sprintf("at most %s in a cell; this %s has %d bytes", sizeText(MaxFieldBytes), c.column, len(c.v))}
 		}
 	}
 	return nil
