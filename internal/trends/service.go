@@ -50,7 +50,7 @@ func (s *Service) Close() error { s.jobs.close(); return nil }
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
-		mux.Handle(r.Method+" "+r.Path, r.handler)
+		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	mux.HandleFunc("/api/", notFound)

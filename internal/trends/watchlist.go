@@ -51,7 +51,7 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, j)
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": out, "limit": s.limits(c.workspace).WatchlistItems})
+	httpx.WriteJSON(w, http.StatusOK, watchlistAnswer{Items: out, Limit: s.limits(c.workspace).WatchlistItems})
 }
 
 type addWatchBody struct {

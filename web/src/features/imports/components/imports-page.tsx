@@ -96,8 +96,8 @@ function UploadRow({ u }: { u: Upload }) {
       <label className="block text-xs text-zinc-500">Processing {j ? `${fmtInt(j.rows)} rows` : ''} <progress className="w-full" max={1} value={processing} aria-label={`Processing of ${u.name}`} /></label>
       {(u.error || j?.error) && <p role="alert" className="text-red-600 dark:text-red-400">{u.error ?? j?.error}</p>}
       {j?.results?.map((r) => (
-        <p key={r.period.Start} className="text-emerald-700 dark:text-emerald-400">
-          {r.period.Kind} of {fmtDate(r.period.Start)}: {fmtInt(r.rows)} rows, deepest rank {fmtInt(r.deepestRank)}{r.replaced ? ' (replaced the earlier import)' : ''}
+        <p key={r.period.start} className="text-emerald-700 dark:text-emerald-400">
+          {r.period.kind} of {fmtDate(r.period.start)}: {fmtInt(r.rows)} rows, deepest rank {fmtInt(r.deepestRank)}{r.replaced ? ' (replaced the earlier import)' : ''}
           {r.warnings?.map((w) => <span key={w} className="block text-amber-700">{w}</span>)}
         </p>
       ))}
