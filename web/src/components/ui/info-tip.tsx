@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 
 const WIDTH = 288 // px; kept inside the viewport on a 390 px phone
 
@@ -11,16 +11,20 @@ export function InfoTip({ label, children }: { label: string; children: ReactNod
   const id = useId()
   const wrap = useRef<HTMLSpanElement>(null)
   const button = useRef<HTMLButtonElement>(null)
-  useLayoutEffect(() => {
-    if (!open || !button.current) return
+  // place keeps the note under its button, inside the viewport; it follows scrolling (a table
+  // scrolled sideways, the page scrolled by focusing the button) instead of closing on it.
+  const place = useCallback(() => {
+    if (!button.current) return
     const r = button.current.getBoundingClientRect()
     const width = Math.min(WIDTH, window.innerWidth - 16)
     setPos({ left: Math.max(8, Math.min(r.left + r.width / 2 - width / 2, window.innerWidth - width - 8)), top: r.bottom + 6 })
-  }, [open])
+  }, [])
+  useLayoutEffect(() => {
+    if (open) place()
+  }, [open, place])
   useEffect(() => {
     if (!open) return
     const outside = (e: Event) => !wrap.current?.contains(e.target as Node) && setOpen(false)
-    const close = () => setOpen(false)
     const esc = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return
       setOpen(false)
@@ -28,15 +32,15 @@ export function InfoTip({ label, children }: { label: string; children: ReactNod
     }
     document.addEventListener('pointerdown', outside)
     document.addEventListener('keydown', esc)
-    window.addEventListener('scroll', close, true)
-    window.addEventListener('resize', close)
+    window.addEventListener('scroll', place, true)
+    window.addEventListener('resize', place)
     return () => {
       document.removeEventListener('pointerdown', outside)
       document.removeEventListener('keydown', esc)
-      window.removeEventListener('scroll', close, true)
-      window.removeEventListener('resize', close)
+      window.removeEventListener('scroll', place, true)
+      window.removeEventListener('resize', place)
     }
-  }, [open])
+  }, [open, place])
   return (
     <span ref={wrap} className="inline-block align-middle">
       <button

@@ -65,7 +65,6 @@ export function Explore() {
   const navigate = useNavigate({ from: '/dashboard/explore' })
   const sel = useSelection()
   const [text, setText] = useState(search.q ?? '')
-  const [formKey, setFormKey] = useState(0)
   // Typing updates the URL a moment after the last key, so each keystroke does not cost a request.
   useEffect(() => {
     const t = setTimeout(() => {
@@ -86,7 +85,6 @@ export function Explore() {
   const filtered = FILTERS.some((f) => search[f] !== undefined)
   const clear = () => {
     setText('')
-    setFormKey((k) => k + 1)
     navigate({ search: (p) => ({ ws: p.ws, ds: p.ds, window: p.window, sort: p.sort, order: p.order }) })
   }
   const sortKey = search.sort ?? 'rank'
@@ -107,7 +105,7 @@ export function Explore() {
   return (
     <section aria-labelledby="explore-title" className="min-w-0 space-y-4">
       <h1 id="explore-title" className="text-2xl font-semibold">Explore</h1>
-      <div key={formKey} className="flex flex-wrap items-end gap-3 text-sm">
+      <div className="flex flex-wrap items-end gap-3 text-sm">
         <label className="flex min-w-0 flex-col">
           <span>Search terms</span>
           <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="yoga mat" className="w-64 max-w-full rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
@@ -199,11 +197,13 @@ function Select({ label, value, onChange, options }: { label: string; value: str
 
 // Filters apply on Enter (or when the field is left), not on every key.
 function NumberFilter({ label, value, onChange }: { label: string; value?: number; onChange: (v?: number) => void }) {
+  const [typed, setTyped] = useState(value == null ? '' : String(value))
+  useEffect(() => setTyped(value == null ? '' : String(value)), [value]) // cleared or set by the URL
   const apply = (raw: string) => num(raw, 1) !== value && onChange(num(raw, 1))
   return (
     <label className="flex flex-col">
       <span>{label}</span>
-      <input type="number" min={1} defaultValue={value} onKeyDown={(e) => e.key === 'Enter' && apply(e.currentTarget.value)} onBlur={(e) => apply(e.target.value)} className="w-24 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+      <input type="number" min={1} value={typed} onChange={(e) => setTyped(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && apply(e.currentTarget.value)} onBlur={(e) => apply(e.target.value)} className="w-24 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
     </label>
   )
 }
@@ -212,6 +212,7 @@ function NumberFilter({ label, value, onChange }: { label: string; value?: numbe
 function NameFilter({ label, kind, value, onChange }: { label: string; kind: 'brand' | 'category'; value?: string; onChange: (v?: string) => void }) {
   const sel = useSelection()
   const [typed, setTyped] = useState(value ?? '')
+  useEffect(() => setTyped(value ?? ''), [value]) // cleared or set by the URL
   const listId = useId()
   const names = useQuery({ ...namesQuery(sel.ws ?? '', sel.dataset?.id ?? 0, kind, typed.trim().toLowerCase()), enabled: !!sel.dataset })
   const apply = (raw: string) => (raw.trim() || undefined) !== value && onChange(raw.trim() || undefined)
