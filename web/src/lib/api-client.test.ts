@@ -12,7 +12,7 @@ describe('api errors in words', () => {
   })
   it('never shows a server fault’s own text (“database is locked”)', async () => {
     answer(500, { message: 'database is locked' })
-    const err = await api('/x').catch((e: ApiError) => e)
+    const err = (await api('/x').catch((e: unknown) => e)) as ApiError
     expect(err.message).toBe(SERVER_FAULT)
     expect(err.message).not.toContain('locked')
   })

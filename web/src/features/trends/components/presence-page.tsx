@@ -11,6 +11,7 @@ import { MeasureInfo } from '../../../components/trends/change'
 import { fmtInt, fmtPct, fmtPeriod, plural } from '../../../lib/format'
 import { closerRatio } from '../../../lib/measures'
 import { PALETTE, axisColours, periodLegend, useChart } from './rank-chart'
+import { DemoBuilding } from './demo-building'
 import type { Presence, ShareAt } from '../../../lib/trends-types'
 
 type Row = Presence['terms'][number] & { last: ShareAt }
@@ -54,7 +55,7 @@ export function PresencePage({ kind, value, actions }: { kind: 'asin' | 'brand';
         {actions}
       </div>
       {kind === 'asin' && <p className="font-mono text-sm text-zinc-500">{value.toUpperCase()}</p>}
-      {sel.error ? <ErrorState error={sel.error} retry={sel.retry} /> : !sel.dataset && !sel.isLoading ? (
+      {sel.error ? <ErrorState error={sel.error} retry={sel.retry} /> : sel.building ? <DemoBuilding week={sel.building.week} weeks={sel.building.weeks} /> : !sel.dataset && !sel.isLoading ? (
         <Empty title="No reports in this workspace yet"><Link to="/dashboard/imports" className="underline">Import a report</Link> to see where this {kind === 'asin' ? 'product' : 'brand'} is clicked.</Empty>
       ) : q.isPending ? <Skeleton rows={6} /> : q.error ? <ErrorState error={q.error} retry={() => q.refetch()} /> : q.data.terms.length === 0 ? (
         <Empty title="Not in any term’s top 3 clicked in the last 13 periods">Try another {kind === 'asin' ? 'product' : 'brand'} from a term’s page.</Empty>

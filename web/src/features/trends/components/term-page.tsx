@@ -11,6 +11,7 @@ import { Change, MeasureInfo } from '../../../components/trends/change'
 import { RankChart, type Series } from './rank-chart'
 import { ShareChart } from './share-chart'
 import { ProductsTable } from './products-table'
+import { DemoBuilding } from './demo-building'
 import { WINDOWS } from './term-list'
 import { estimateSearches, fmtInt, fmtPct, periodUnit, plural } from '../../../lib/format'
 import { concentration } from '../../../lib/measures'
@@ -79,7 +80,9 @@ export function TermPage({ actions }: { actions?: ReactNode }) {
         {terms.length > 1 && <Button type="button" variant="ghost" onClick={() => navigate({ search: (p) => ({ ...p, t: [main] }) })}>Clear comparison</Button>}
       </form>
       {refused && <p role="alert" className="text-sm text-rose-700 dark:text-rose-400">{refused}</p>}
-      {!sel.dataset && !sel.isLoading ? (
+      {sel.building ? (
+        <DemoBuilding week={sel.building.week} weeks={sel.building.weeks} />
+      ) : !sel.dataset && !sel.isLoading ? (
         <Empty title="No reports in this workspace yet"><Link to="/dashboard/imports" className="underline">Import a report</Link> to see this term’s history.</Empty>
       ) : q.isPending ? (
         <Skeleton rows={8} label="Loading the history" />
