@@ -13,7 +13,9 @@ export const WINDOWS = [1, 4, 13, 52] as const
 export function TermList({ page, window, empty, comingUp }: { page: Page; window: number; empty: { title: string; next?: ReactNode }; comingUp?: boolean }) {
   if (page.rows.length === 0) return <Empty title={empty.title}>{empty.next}</Empty>
   const w = Math.max(0, WINDOWS.indexOf(window as (typeof WINDOWS)[number]))
-  const value = (r: TermRow) => (comingUp ? <Growth log2={r.comingUp} suffix="last year" /> : <Change then={r.ranksAgo[w]} now={r.rank} />)
+  // A term with no rank then (new, or back after a gap) shows where it entered instead of a dash.
+  const value = (r: TermRow) =>
+    comingUp ? <Growth log2={r.comingUp} suffix="last year" /> : r.ranksAgo[w] == null ? <span className="text-zinc-500">entered at #{fmtInt(r.rank)}</span> : <Change then={r.ranksAgo[w]} now={r.rank} />
   return (
     <ol className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
       {page.rows.map((r) => (
