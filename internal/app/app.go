@@ -32,7 +32,9 @@ type App struct {
 	Auth      *auth.Service
 	Billing   *billing.Billing
 	Warehouse *warehouse.Warehouse
-	closers   []func() error
+	// Demo reports the demo workspace's first generation to the API (cli runs it).
+	Demo    *trends.DemoProgress
+	closers []func() error
 }
 
 // Options are what the caller decides beyond the configuration.
@@ -96,6 +98,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	}
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	a.closers = append(a.closers, trendsSvc.Close)
+	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
 	a.Handler = server.New(cfg, deps)

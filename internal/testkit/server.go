@@ -18,6 +18,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -34,6 +35,7 @@ type App struct {
 	Config    *config.Config
 	Warehouse *warehouse.Warehouse
 	Handler   http.Handler // the whole application, for in-process benchmarks
+	Demo      *trends.DemoProgress
 }
 
 // Server starts the real handler for st on 127.0.0.1 with mail going to a fresh SMTP server.
@@ -69,7 +71,7 @@ func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 	ts.Start()
 	t.Cleanup(ts.Close)
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return &App{URL: base, Store: st, Inbox: inbox, Auth: built.Auth, Billing: built.Billing, Config: cfg, Warehouse: built.Warehouse, Handler: built.Handler}
+	return &App{URL: base, Store: st, Inbox: inbox, Auth: built.Auth, Billing: built.Billing, Config: cfg, Warehouse: built.Warehouse, Handler: built.Handler, Demo: built.Demo}
 }
 
 // Client is a browser-like client: a cookie jar, the app's Origin on every request, no redirects followed.

@@ -49,3 +49,8 @@ type watchlistAnswer struct {
 
 // csvText stands for a CSV download in the document.
 type csvText string
+
+// namesAnswer is the explore filters' suggestions.
+type namesAnswer struct {
+	Names []string `json:"names"`
+}

@@ -214,7 +214,8 @@ func TestAccessOnEveryRoute(t *testing.T) {
 			if res := other.Do(m, fill(path, ws), "{}"); res.Status != 404 {
 				t.Errorf("other user %s %s: %d %s", m, path, res.Status, res.Body)
 			}
-			if m != "GET" {
+			// On the demo, the watchlist routes write the caller's own list (watchlist_test.go).
+			if m != "GET" && !strings.HasPrefix(path, "/api/workspaces/{ws}/watchlist") {
 				if res := other.Do(m, fill(path, "demo"), "{}"); res.Status != 403 {
 					t.Errorf("demo write %s %s: %d", m, path, res.Status)
 				}

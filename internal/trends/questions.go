@@ -104,6 +104,21 @@ func (s *Service) brand(w http.ResponseWriter, r *http.Request) {
 	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.BrandTerms(r.Context(), d, b, 200) })
 }
 
+// names suggests brand or category names for the explore filters.
+func (s *Service) names(w http.ResponseWriter, r *http.Request) {
+	p := params{q: r.URL.Query()}
+	kind := p.oneOf("kind", "brand", []string{"brand", "category"})
+	prefix := p.str("q", 200)
+	if p.err != nil {
+		httpx.WriteError(w, r, p.err)
+		return
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+		names, err := s.wh.Names(r.Context(), d, kind, prefix)
+		return namesAnswer{Names: names}, err
+	})
+}
+
 func (s *Service) rootWords(w http.ResponseWriter, r *http.Request) {
 	p := params{q: r.URL.Query()}
 	phrase := p.str("phrase", 200)

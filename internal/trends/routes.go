@@ -92,7 +92,9 @@ func (s *Service) routes() []route {
 		{"POST", "/api/trends/{ws}/imports", "Upload report files (multipart: files, marketplace, period, lenient); imported in the background", []param{pWS}, s.upload, answer{Status: http.StatusAccepted, Body: jobsAnswer{}, Request: uploadForm{}, Errors: slices.Concat(eWrite, []int{http.StatusRequestEntityTooLarge})}},
 		{"GET", "/api/trends/{ws}/imports", "Import jobs of the workspace with progress and results", []param{pWS}, s.listJobs, ok(jobsAnswer{}, eRead)},
 		{"GET", "/api/trends/{ws}/imports/{job}", "One import job", []param{pWS, {"job", "path", "string", "job id", true}, {"wait", "query", "boolean", "true: answer when the job ends (long polling, at most 25 s)", false}}, s.getJob, ok(Job{}, eRead)},
-		{"GET", "/api/workspaces/{ws}/watchlist", "The workspace's watchlist with each item's latest move", []param{pWS}, s.watchlist, ok(watchlistAnswer{}, eRead)},
+		{"GET", base + "/names", "Brand or category names of the latest period starting with a prefix (suggestions for the filters)", []param{pWS, pDS, {"kind", "query", "string", "brand (default) or category", false}, {"q", "query", "string", "the prefix typed so far", false}}, s.names, ok(namesAnswer{}, eRead)},
+		// On "demo" the watchlist routes read and write the caller's own personal list, shown with the demo's numbers.
+		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}}, s.watchlist, ok(watchlistAnswer{}, eRead)},
 		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWrite, []int{http.StatusConflict})}},
 		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWrite}},
 	}

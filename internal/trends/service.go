@@ -33,12 +33,14 @@ type Service struct {
 	jobs   *Jobs
 	limits func(workspace string) Limits
 	now    func() time.Time
+	// Demo is the demo workspace's first generation; the server's start fills it in.
+	Demo *DemoProgress
 }
 
 // New builds the service and starts its import worker.
 func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *auth.Service) *Service {
 	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, limits: func(string) Limits { return DefaultLimits },
-		now: func() time.Time { return time.Now().UTC() }}
+		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
 	s.jobs = newJobs(wh)
 	return s
 }

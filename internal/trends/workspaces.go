@@ -7,6 +7,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 type workspaceJSON struct {
@@ -43,6 +44,13 @@ func (s *Service) listDatasets(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
+	}
+	if c.workspace == DemoWorkspace {
+		if b := s.Demo.state(); b != nil {
+			// Half-generated weeks have no measures yet: show none until the demo is complete.
+			httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace": c.workspace, "demo": true, "datasets": []warehouse.Dataset{}, "building": b})
+			return
+		}
 	}
 	ds, err := s.wh.Datasets(r.Context(), c.workspace)
 	if err != nil {

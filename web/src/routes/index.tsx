@@ -1,9 +1,11 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useAuth } from '../lib/auth'
+import { useDocumentTitle } from '../lib/document-title'
 
 export const Route = createFileRoute('/')({ component: Home })
 
 function Home() {
+  useDocumentTitle('Amazon search trends for sellers')
   const { status } = useAuth()
   return (
     <main className="mx-auto max-w-4xl px-6 py-16">
