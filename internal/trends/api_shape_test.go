@@ -135,6 +135,7 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	}
 	check("GET", base+"/history", owner.Do("GET", fill(base, ws)+"/history?term=yoga+mat&term=not+there", nil))
 	check("GET", base+"/root-words", owner.Do("GET", fill(base, ws)+"/root-words?phrase=towels", nil))
+	check("GET", base+"/names", owner.Do("GET", fill(base, ws)+"/names?kind=brand&q=a", nil))
 	status, out := upload(t, owner, app, ws, nil, "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv")
 	raw, _ := json.Marshal(out)
 	check("POST", "/api/trends/{ws}/imports", testkit.Response{Status: status, Header: jsonHeader, Body: raw})

@@ -31,6 +31,7 @@ var (
 	eList  = []int{400, 401}
 	eRead  = []int{400, 401, 404}
 	eWrite = []int{400, 401, 403, 404}
+	eWatch = []int{400, 401, 404} // the demo's watchlist is the caller's own: no read-only refusal
 )
 
 func ok(body any, errors []int) answer {
@@ -95,7 +96,7 @@ func (s *Service) routes() []route {
 		{"GET", base + "/names", "Brand or category names of the latest period starting with a prefix (suggestions for the filters)", []param{pWS, pDS, {"kind", "query", "string", "brand (default) or category", false}, {"q", "query", "string", "the prefix typed so far", false}}, s.names, ok(namesAnswer{}, eRead)},
 		// On "demo" the watchlist routes read and write the caller's own personal list, shown with the demo's numbers.
 		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}}, s.watchlist, ok(watchlistAnswer{}, eRead)},
-		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWrite, []int{http.StatusConflict})}},
-		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWrite}},
+		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
+		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
 	}
 }
