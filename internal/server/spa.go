@@ -50,7 +50,7 @@ func newSPAFrom(cfg *config.Config, files fs.FS) *spa {
 var pageRoutes = map[string]bool{
 	"/": true, "/sign-in": true,
 	"/dashboard": true, "/dashboard/explore": true, "/dashboard/term": true, "/dashboard/product": true,
-	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true,
+	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true, "/dashboard/billing": true,
 }
 
 func isPageRoute(p string) bool { return pageRoutes[p] }

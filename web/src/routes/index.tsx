@@ -1,6 +1,7 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useAuth } from '../lib/auth'
 import { useDocumentTitle } from '../lib/document-title'
+import { Pricing } from '../features/billing/components/billing-page'
 
 export const Route = createFileRoute('/')({ component: Home })
 
@@ -33,6 +34,9 @@ function Home() {
       >
         {status === 'authenticated' ? 'Open your dashboard' : 'Sign in or create an account'}
       </Link>
+      <div className="mt-16">
+        <Pricing />
+      </div>
     </main>
   )
 }
