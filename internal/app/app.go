@@ -97,6 +97,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		slog.Error("trends: checking the term-ordered copies", "err", err)
 	}
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
+	trendsSvc.SetPlans(a.Billing.PlanOf)
 	a.closers = append(a.closers, trendsSvc.Close)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()

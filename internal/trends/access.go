@@ -7,6 +7,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -54,6 +55,11 @@ func (s *Service) access(r *http.Request, write bool) (*caller, error) {
 		return nil, errNoWorkspace
 	} else if err != nil {
 		return nil, err
+	}
+	if cur.Bearer { // a script or the command line: the plan must include API access
+		if err := s.allow(r, ws, plan.API); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }

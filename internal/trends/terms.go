@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -61,6 +62,10 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	d := s.requestDataset(w, r)
 	if d == nil {
+		return
+	}
+	if err := s.allow(r, d.Workspace, plan.Exports); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	name := fmt.Sprintf("sellertrends-%s-%s.csv", d.Marketplace, d.Kind)

@@ -4,12 +4,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -86,7 +88,12 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, j)
 	}
-	httpx.WriteJSON(w, http.StatusOK, watchlistAnswer{Items: out, Limit: s.limits(list).WatchlistItems})
+	p, err := s.plans(r.Context(), list)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, watchlistAnswer{Items: out, Limit: p.Limits.WatchlistItems})
 }
 
 // latestOf fills an item's latest numbers: a term's row of the latest period, a product's or
@@ -143,12 +150,22 @@ func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
 	raw := make([]byte, 12)
 	rand.Read(raw)
 	it := store.WatchlistItem{ID: hex.EncodeToString(raw), Kind: *b.Kind, Value: value, CreatedAt: s.now()}
-	err = s.store.AddWatchlistItem(r.Context(), list, it, s.limits(list).WatchlistItems)
+	p, err := s.plans(r.Context(), list)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	limit := p.Limits.WatchlistItems
+	if limit == plan.Unlimited {
+		limit = math.MaxInt32
+	}
+	// The store counts and inserts together, so two requests cannot both take the last place.
+	err = s.store.AddWatchlistItem(r.Context(), list, it, limit)
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		httpx.WriteError(w, r, httpx.NewError(http.StatusConflict, "ALREADY_WATCHED", "This item is already on the watchlist"))
 	case errors.Is(err, store.ErrLimit):
-		httpx.WriteError(w, r, httpx.NewError(http.StatusForbidden, "PLAN_LIMIT", "The watchlist is full for your plan"))
+		httpx.WriteError(w, r, planError(p.Allow(plan.Watchlist, limit, 1)))
 	case err != nil:
 		httpx.WriteError(w, r, err)
 	default:
