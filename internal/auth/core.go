@@ -57,6 +57,15 @@ func (s *Service) Handle(pattern string, h http.HandlerFunc, rule ...ratelimit.R
 	s.table = append(s.table, rt)
 }
 
+// SkipOriginCheck exempts a path (under BasePath) from the origin check: for server-to-server
+// callers that prove themselves otherwise (Polar's signed webhooks).
+func (s *Service) SkipOriginCheck(path string) {
+	if s.originExempt == nil {
+		s.originExempt = map[string]bool{}
+	}
+	s.originExempt[BasePath+path] = true
+}
+
 // Wrap adds a middleware around the whole /api/auth handler (outermost last registered).
 func (s *Service) Wrap(mw func(http.Handler) http.Handler) { s.wrappers = append(s.wrappers, mw) }
 

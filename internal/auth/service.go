@@ -35,6 +35,7 @@ type Service struct {
 	table            []route
 	wrappers         []func(http.Handler) http.Handler
 	tokenSources     []TokenSource
+	originExempt     map[string]bool
 	userFields       []FieldsFunc
 	sessionFields    []FieldsFunc
 	userCreatedHooks []func(context.Context, *store.User) error

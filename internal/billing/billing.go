@@ -63,6 +63,7 @@ func (b *Billing) Register(s *auth.Service) error {
 	s.Handle("GET /customer/subscriptions/list", b.subscriptionsList)
 	s.Handle("GET /customer/orders/list", b.ordersList)
 	s.Handle("POST /polar/webhooks", b.webhooks, auth.NoLimit) // Polar retries; signatures guard it
+	s.SkipOriginCheck("/polar/webhooks")
 	s.OnUserCreated(b.customerCreated)
 	s.OnUserUpdated(b.customerUpdated)
 	s.OnUserDeleted(b.customerDeleted)
