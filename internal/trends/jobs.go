@@ -171,13 +171,20 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 	j.update(job, func(x *Job) { x.State, x.BytesRead = "done", x.BytesTotal })
 }
 
+// errImportServer is what a seller reads when an import fails for a reason that is not the file's.
+const errImportServer = "The import failed on our side, not because of your file; the dataset was left as it was. Try again in a moment."
+
 func (j *Jobs) fail(job *Job, err error) {
 	var pe *report.ParseError
+	msg := err.Error()
 	if !errors.As(err, &pe) {
+		// Only what is wrong with the file is the seller's to read; a database's own words
+		// ("database is locked") are logged for us and replaced by a sentence for them.
 		pe = &report.ParseError{}
+		msg = errImportServer
 		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
 	}
 	j.update(job, func(x *Job) {
-		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", err.Error(), pe.Line, pe.Record, pe.Column, pe.Value
+		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", msg, pe.Line, pe.Record, pe.Column, pe.Value
 	})
 }

@@ -237,11 +237,21 @@ func (cs *csvSource) decideUnit(reopen func() (io.ReadCloser, error), before int
 		return 0, err
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 1<<16)
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+	// The second reading is bounded like the first: no record past MaxRecordBytes.
+	var r *csv.Reader
+	bom := int64(0)
+	win := newWindow(rc, func() int64 {
+		if r == nil {
+			return 0
+		}
+		return bom + r.InputOffset()
+	})
+	br := bufio.NewReaderSize(win, readAhead)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		br.Discard(3)
+		bom = 3
 	}
-	r := csv.NewReader(br)
+	r = csv.NewReader(br)
 	r.FieldsPerRecord, r.ReuseRecord = -1, true
 	for n := 0; ; n++ {
 		rec, err := r.Read()

@@ -99,7 +99,7 @@ export async function startApp(env = {}, { demo, dataDir: keepDir } = {}) {
   }
 }
 
-export async function launchBrowser() {
+export async function launchBrowser(extraArgs = []) {
   mkdirSync(screenshotDir, { recursive: true })
   // playwright-core gives every launch a fresh, empty profile directory of its own.
   const browser = await chromium.launch({
@@ -107,6 +107,7 @@ export async function launchBrowser() {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...extraArgs,
     ],
   })
   return { browser, close: () => browser.close() }
