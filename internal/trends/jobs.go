@@ -185,6 +185,6 @@ func (j *Jobs) fail(job *Job, err error) {
 		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
 	}
 	j.update(job, func(x *Job) {
-		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", msg, pe.Line, pe.Record, pe.Column, pe.Value
+		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", msg, pe.Line, pe.Record, pe.Column, report.ShortValue(pe.Value)
 	})
 }

@@ -224,3 +224,7 @@ func (l *csvLayout) headerName(lower string) string {
 	}
 	return lower
 }
+
+// ShortValue keeps the start of a value for answers and records (a job's error keeps no
+// megabyte cell).
+func ShortValue(v string) string { return shortValue(v) }
