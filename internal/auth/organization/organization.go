@@ -65,6 +65,13 @@ func (p *Plugin) Register(s *auth.Service) error {
 		"POST /organization/update-member-role":    p.updateMemberRole,
 		"POST /organization/leave":                 p.leave,
 		"POST /organization/has-permission":        p.hasPermission,
+		"POST /organization/invite-member":         p.inviteMember,
+		"GET /organization/get-invitation":         p.getInvitation,
+		"GET /organization/list-invitations":       p.listInvitations,
+		"GET /organization/list-user-invitations":  p.listUserInvitations,
+		"POST /organization/accept-invitation":     p.acceptInvitation,
+		"POST /organization/reject-invitation":     p.rejectInvitation,
+		"POST /organization/cancel-invitation":     p.cancelInvitation,
 	}
 	for pattern, h := range routes {
 		s.Handle(pattern, h)

@@ -36,7 +36,7 @@ func wantErr(t *testing.T, what string, status int, body map[string]any, wantSta
 
 func activeOrg(t *testing.T, c *testkit.Client) any {
 	t.Helper()
-	s := c.Do("GET", "/api/auth/get-session", nil).JSON(t)["session"].(map[string]any)
+	s := c.Do("GET", "/api/auth/get-session?disableCookieCache=true", nil).JSON(t)["session"].(map[string]any)
 	return s["activeOrganizationId"]
 }
 

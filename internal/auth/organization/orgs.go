@@ -432,6 +432,24 @@ func (p *Plugin) getFull(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	// Invitation ids work as links: only members who may invite see them, and only the
+	// creator role sees invitations granting it.
+	invitations := []*Invitation{}
+	if ok, err := p.allowed(ctx, o.ID, m.Role, Permissions{"invitation": {"create"}}); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	} else if ok {
+		all, err := p.invitations(ctx, `"organizationId" = ?`, o.ID)
+		if err != nil {
+			auth.WriteError(w, r, err)
+			return
+		}
+		for _, v := range all {
+			if hasRole(m.Role, creatorRole) || v.Role == nil || !hasRole(*v.Role, creatorRole) {
+				invitations = append(invitations, v)
+			}
+		}
+	}
 	writeJSON(w, map[string]any{"id": o.ID, "name": o.Name, "slug": o.Slug, "logo": o.Logo, "createdAt": o.CreatedAt,
-		"metadata": o.Metadata, "members": members, "invitations": []any{}, "teams": []any{}})
+		"metadata": o.Metadata, "members": members, "invitations": invitations, "teams": []any{}})
 }
