@@ -71,6 +71,15 @@ func (p *Plugin) Register(s *auth.Service) error {
 		"GET /organization/list-user-invitations":  p.listUserInvitations,
 		"POST /organization/accept-invitation":     p.acceptInvitation,
 		"POST /organization/reject-invitation":     p.rejectInvitation,
+		"POST /organization/create-team":           p.createTeam,
+		"POST /organization/update-team":           p.updateTeam,
+		"POST /organization/remove-team":           p.removeTeam,
+		"GET /organization/list-teams":             p.listTeams,
+		"POST /organization/set-active-team":       p.setActiveTeam,
+		"GET /organization/list-user-teams":        p.listUserTeams,
+		"GET /organization/list-team-members":      p.listTeamMembers,
+		"POST /organization/add-team-member":       p.addTeamMember,
+		"POST /organization/remove-team-member":    p.removeTeamMember,
 		"POST /organization/cancel-invitation":     p.cancelInvitation,
 	}
 	for pattern, h := range routes {
