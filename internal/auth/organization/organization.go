@@ -80,6 +80,11 @@ func (p *Plugin) Register(s *auth.Service) error {
 		"GET /organization/list-team-members":      p.listTeamMembers,
 		"POST /organization/add-team-member":       p.addTeamMember,
 		"POST /organization/remove-team-member":    p.removeTeamMember,
+		"POST /organization/create-role":           p.createRole,
+		"POST /organization/update-role":           p.updateRole,
+		"POST /organization/delete-role":           p.deleteRole,
+		"GET /organization/list-roles":             p.listRoles,
+		"GET /organization/get-role":               p.getRole,
 		"POST /organization/cancel-invitation":     p.cancelInvitation,
 	}
 	for pattern, h := range routes {
