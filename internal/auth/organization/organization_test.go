@@ -103,6 +103,10 @@ func TestOrganizationLifecycle(t *testing.T) {
 		if status, body = post(t, alice, "set-active", map[string]any{"organizationSlug": "acme-inc"}); status != 200 || body["id"] != orgID || activeOrg(t, alice) != orgID {
 			t.Errorf("set active by slug: %d %v", status, body)
 		}
+		// The session-data cookie is rewritten too, so a cached get-session agrees.
+		if s := alice.Do("GET", "/api/auth/get-session", nil).JSON(t)["session"].(map[string]any); s["activeOrganizationId"] != orgID {
+			t.Errorf("cached session after set-active: %v", s)
+		}
 		status, body = post(t, alice, "set-active", map[string]any{"organizationSlug": "nope"})
 		wantErr(t, "set active unknown slug", status, body, 400, "ORGANIZATION_NOT_FOUND")
 		// The last owner cannot leave or demote themselves.
