@@ -99,3 +99,10 @@ func AccountDeletion(to, name, link string) Message {
 		Heading: "Delete your account", Intro: "Confirm that you want to delete your " + Product + " account and all its data.",
 		Button: "Delete my account", Outro: "The link is valid for 24 hours. If you did not ask for this, ignore this mail."})
 }
+
+// Invitation invites someone to an organization; the link's page signs them in or up first.
+func Invitation(to, inviter, organization, link string) Message {
+	return render(to, inviter+" invited you to "+organization+" on "+Product, "organization-invitation", content{Link: link,
+		Heading: "Join " + organization, Intro: inviter + " invited you to join the " + organization + " organization on " + Product + ".",
+		Button: "Accept the invitation", Outro: "The invitation is valid for 48 hours. If you do not know " + inviter + ", ignore this mail."})
+}
