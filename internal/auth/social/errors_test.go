@@ -74,6 +74,10 @@ func TestCallbackErrorCodes(t *testing.T) {
 		d.failUser = true
 		check("user info down", callbackTo(t, c, cb), errURL+"unable_to_get_user_info")
 		d.failUser = false
+		d.profiles["gitlab"]["state"] = "blocked"
+		_, cb = begin(t, app, c, "gitlab", "sign-in/social")
+		check("blocked gitlab user", callbackTo(t, c, cb), errURL+"unable_to_get_user_info")
+		d.profiles["gitlab"]["state"] = "active"
 
 		d.profiles["gitlab"]["email"] = ""
 		_, cb = begin(t, app, c, "gitlab", "sign-in/social")
@@ -88,7 +92,7 @@ func TestCallbackErrorCodes(t *testing.T) {
 
 		// An existing email/password user and a provider saying the email is not verified.
 		app.SignUp(t, "gitty@example.com", "password123")
-		d.profiles["gitlab"]["confirmed_at"] = nil
+		d.profiles["gitlab"]["email_verified"] = false
 		_, cb = begin(t, app, c, "gitlab", "sign-in/social")
 		check("unverified email on existing user", callbackTo(t, c, cb), errURL+"account_not_linked")
 
@@ -96,7 +100,7 @@ func TestCallbackErrorCodes(t *testing.T) {
 		linker := app.SignUp(t, "link@example.com", "password123")
 		_, cb = begin(t, app, linker, "gitlab", "link-social")
 		check("link unverified", callbackTo(t, linker, cb), errURL+"unable_to_link_account")
-		d.profiles["gitlab"]["confirmed_at"] = "2020-01-01T00:00:00Z"
+		d.profiles["gitlab"]["email_verified"] = true
 		_, cb = begin(t, app, linker, "gitlab", "link-social")
 		check("link other email", callbackTo(t, linker, cb), errURL+"email_doesn't_match")
 		// github's account 5830215 belongs to octo@example.com once they sign in.

@@ -27,7 +27,7 @@ func TestLinkingRules(t *testing.T) {
 			t.Errorf("verified email: %d accounts, emailVerified %v", len(accs), u.EmailVerified)
 		}
 		app.SignUp(t, "gitty@example.com", "password123")
-		d.profiles["gitlab"]["confirmed_at"] = nil // unverified, but gitlab is trusted here
+		d.profiles["gitlab"]["email_verified"] = false // unverified, but gitlab is trusted here
 		if to := login(t, app, app.Client(t), "gitlab"); to != "/dashboard" {
 			t.Errorf("trusted provider: sent to %q", to)
 		}

@@ -80,7 +80,7 @@ func (p *plugin) authorize(w http.ResponseWriter, r *http.Request, pr *providers
 	for k, v := range pr.Params {
 		opts = append(opts, oauth2.SetAuthURLParam(k, v))
 	}
-	if loginHint != "" {
+	if loginHint != "" && pr.LoginHint {
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
 	}
 	return pr.OAuth2(p.redirectURI(pr.ID), scopes).AuthCodeURL(state, opts...), nil

@@ -17,6 +17,7 @@ func init() {
 			UserInfoURL: "https://api.github.com/user",
 			EmailsURL:   "https://api.github.com/user/emails",
 			Scopes:      []string{"read:user", "user:email"},
+			LoginHint:   true,
 			PKCE:        true,
 			CanRefresh:  true,
 			Profile:     githubProfile,

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"golang.org/x/oauth2"
@@ -16,6 +17,7 @@ func init() {
 			TokenURL:    cfg.GitlabIssuer + "/oauth/token",
 			UserInfoURL: cfg.GitlabIssuer + "/api/v4/user",
 			Scopes:      []string{"read_user"},
+			LoginHint:   true,
 			PKCE:        true,
 			CanRefresh:  true,
 			Profile:     gitlabProfile,
@@ -23,13 +25,15 @@ func init() {
 	})
 }
 
-// gitlabProfile reads /api/v4/user; GitLab reports a confirmed email as confirmed_at.
+// gitlabProfile reads /api/v4/user; blocked or locked users get no user info.
 func gitlabProfile(ctx context.Context, c *http.Client, p *Provider, tok *oauth2.Token) (*UserInfo, error) {
 	var prof map[string]any
 	if err := getJSON(ctx, c, p.UserInfoURL, tok.AccessToken, &prof); err != nil {
 		return nil, err
 	}
-	verified := boolean(prof, "email_verified") || str(prof, "confirmed_at") != ""
+	if str(prof, "state") != "active" || boolean(prof, "locked") {
+		return nil, errors.New("gitlab: user is not active")
+	}
 	return &UserInfo{ID: str(prof, "id"), Name: firstNonEmpty(str(prof, "name"), str(prof, "username")), Email: str(prof, "email"),
-		Image: optStr(str(prof, "avatar_url")), EmailVerified: verified, Data: prof}, nil
+		Image: optStr(str(prof, "avatar_url")), EmailVerified: boolean(prof, "email_verified"), Data: prof}, nil
 }

@@ -17,6 +17,7 @@ func init() {
 			TokenURL:   "https://oauth2.googleapis.com/token",
 			Scopes:     []string{"email", "profile", "openid"},
 			Params:     map[string]string{"include_granted_scopes": "true"},
+			LoginHint:  true,
 			PKCE:       true,
 			CanRefresh: true,
 			Profile:    googleProfile,

@@ -41,6 +41,7 @@ type Provider struct {
 	Scopes       []string
 	Params       map[string]string // extra authorization parameters
 	PKCE         bool
+	LoginHint    bool // the provider takes login_hint
 	BasicAuth    bool // client credentials as HTTP Basic on the token endpoint (else in the body)
 	CanRefresh   bool
 	// Profile fetches and maps the user behind tok.
