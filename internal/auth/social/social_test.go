@@ -13,7 +13,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/testkit"
 )
 
-var implemented = []string{"github", "google", "discord", "microsoft", "gitlab"}
+var implemented = []string{"github", "google", "discord", "microsoft", "gitlab", "huggingface", "linkedin", "slack", "dropbox", "spotify"}
 
 // env configures every implemented provider with "<id>-client" / "<id>-secret".
 func env(extra map[string]string) map[string]string {
@@ -98,12 +98,29 @@ func profiles(d *idp) map[string]want {
 	d.photo = []byte("\x89PNG fake")
 	d.profiles["gitlab"] = map[string]any{"id": 42, "username": "gitty", "name": "Git Lab", "email": "gitty@example.com",
 		"avatar_url": "https://gitlab.com/uploads/-/avatar.png", "state": "active", "locked": false, "email_verified": true}
+	d.profiles["huggingface"] = map[string]any{"sub": "6543a1b2c3", "name": "", "preferred_username": "hugger",
+		"picture": "https://cdn-avatars.huggingface.co/x.png", "email": "hug@example.com", "email_verified": true}
+	d.profiles["linkedin"] = map[string]any{"sub": "782bbtaQ", "name": "Lin Ked", "given_name": "Lin", "family_name": "Ked",
+		"picture": "https://media.licdn.com/x.jpg", "email": "lin@example.com", "email_verified": true, "locale": "en-US"}
+	d.profiles["slack"] = map[string]any{"ok": true, "sub": "U0R7JM", "https://slack.com/user_id": "U0R7JM", "https://slack.com/team_id": "T0R7GR",
+		"email": "sla@example.com", "email_verified": true, "name": "Sla Ck", "picture": "",
+		"https://slack.com/user_image_512": "https://secure.gravatar.com/512.png"}
+	d.profiles["dropbox"] = map[string]any{"account_id": "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", "name": map[string]any{"given_name": "Franz",
+		"surname": "Ferdinand", "display_name": "Franz Ferdinand (Personal)"}, "email": "franz@example.com", "email_verified": true,
+		"profile_photo_url": "https://dl-web.dropbox.com/account_photo/get/x"}
+	d.profiles["spotify"] = map[string]any{"id": "wizzler", "display_name": "JM Wizzler", "email": "wiz@example.com",
+		"images": []map[string]any{{"url": "https://i.scdn.co/image/ab67", "height": 300, "width": 300}}}
 	return map[string]want{
-		"github":    {"octo@example.com", "octocat", "https://avatars.githubusercontent.com/u/5830215?v=4", "5830215", true},
-		"google":    {"gina@example.com", "Gina Google", "https://lh3.googleusercontent.com/a/x", "109876543210987654321", true},
-		"discord":   {"nelly@example.com", "Nelly", "https://cdn.discordapp.com/embed/avatars/5.png", "80351110224678912", true},
-		"microsoft": {"megan@contoso.com", "Megan Bowen", "data:image/jpeg;base64, " + base64.StdEncoding.EncodeToString(d.photo), "00000000-0000-0000-66f3-3332eca7ea81", true},
-		"gitlab":    {"gitty@example.com", "Git Lab", "https://gitlab.com/uploads/-/avatar.png", "42", true},
+		"huggingface": {"hug@example.com", "hugger", "https://cdn-avatars.huggingface.co/x.png", "6543a1b2c3", true},
+		"linkedin":    {"lin@example.com", "Lin Ked", "https://media.licdn.com/x.jpg", "782bbtaQ", true},
+		"slack":       {"sla@example.com", "Sla Ck", "https://secure.gravatar.com/512.png", "U0R7JM", true},
+		"dropbox":     {"franz@example.com", "Franz Ferdinand (Personal)", "https://dl-web.dropbox.com/account_photo/get/x", "dbid:AAH4f99T0taONIb-OurWxbNQ6ywGRopQngc", true},
+		"spotify":     {"wiz@example.com", "JM Wizzler", "https://i.scdn.co/image/ab67", "wizzler", false},
+		"github":      {"octo@example.com", "octocat", "https://avatars.githubusercontent.com/u/5830215?v=4", "5830215", true},
+		"google":      {"gina@example.com", "Gina Google", "https://lh3.googleusercontent.com/a/x", "109876543210987654321", true},
+		"discord":     {"nelly@example.com", "Nelly", "https://cdn.discordapp.com/embed/avatars/5.png", "80351110224678912", true},
+		"microsoft":   {"megan@contoso.com", "Megan Bowen", "data:image/jpeg;base64, " + base64.StdEncoding.EncodeToString(d.photo), "00000000-0000-0000-66f3-3332eca7ea81", true},
+		"gitlab":      {"gitty@example.com", "Git Lab", "https://gitlab.com/uploads/-/avatar.png", "42", true},
 	}
 }
 
@@ -157,12 +174,18 @@ func TestAuthorizationURLs(t *testing.T) {
 		pkce        bool
 		extra       map[string]string
 	}{
-		"github":    {"https://github.com/login/oauth/authorize", "read:user user:email", true, nil},
-		"google":    {"https://accounts.google.com/o/oauth2/v2/auth", "email profile openid", true, map[string]string{"include_granted_scopes": "true"}},
-		"discord":   {"https://discord.com/api/oauth2/authorize", "identify email", false, map[string]string{"prompt": "none"}},
-		"microsoft": {"https://login.microsoftonline.com/contoso.onmicrosoft.com/oauth2/v2.0/authorize", "openid profile email User.Read offline_access", true, nil},
-		"gitlab":    {"https://git.example.com/oauth/authorize", "read_user", true, nil},
+		"github":      {"https://github.com/login/oauth/authorize", "read:user user:email", true, nil},
+		"google":      {"https://accounts.google.com/o/oauth2/v2/auth", "email profile openid", true, map[string]string{"include_granted_scopes": "true"}},
+		"discord":     {"https://discord.com/api/oauth2/authorize", "identify email", false, map[string]string{"prompt": "none"}},
+		"microsoft":   {"https://login.microsoftonline.com/contoso.onmicrosoft.com/oauth2/v2.0/authorize", "openid profile email User.Read offline_access", true, nil},
+		"gitlab":      {"https://git.example.com/oauth/authorize", "read_user", true, nil},
+		"huggingface": {"https://huggingface.co/oauth/authorize", "openid profile email", true, nil},
+		"linkedin":    {"https://www.linkedin.com/oauth/v2/authorization", "profile email openid", false, nil},
+		"slack":       {"https://slack.com/openid/connect/authorize", "openid profile email", false, nil},
+		"dropbox":     {"https://www.dropbox.com/oauth2/authorize", "account_info.read", true, nil},
+		"spotify":     {"https://accounts.spotify.com/authorize", "user-read-email", true, nil},
 	}
+	takesHint := map[string]bool{"github": true, "google": true, "microsoft": true, "gitlab": true, "linkedin": true}
 	for id, tc := range cases {
 		c := app.Client(t)
 		raw := start(t, c, "sign-in/social", map[string]any{"provider": id, "loginHint": "a@b.c", "scopes": []string{"extra"}})
@@ -182,10 +205,10 @@ func TestAuthorizationURLs(t *testing.T) {
 		if tc.pkce {
 			checks["code_challenge_method"] = "S256"
 		}
-		if id == "discord" { // Better Auth passes no login hint to discord
+		if !takesHint[id] { // Better Auth passes the login hint only to some providers
 			delete(checks, "login_hint")
 			if q.Has("login_hint") {
-				t.Errorf("discord: login_hint %q", q.Get("login_hint"))
+				t.Errorf("%s: login_hint %q", id, q.Get("login_hint"))
 			}
 		}
 		for k, v := range checks {
@@ -204,7 +227,7 @@ func TestAuthorizationURLs(t *testing.T) {
 		}
 	}
 	c := app.Client(t)
-	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "spotify"}); res.Status != 404 || !strings.Contains(string(res.Body), "Provider not found") {
+	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "twitter"}); res.Status != 404 || !strings.Contains(string(res.Body), "Provider not found") {
 		t.Errorf("unknown provider: %d %s", res.Status, res.Body)
 	}
 	for _, field := range []string{"callbackURL", "newUserCallbackURL", "errorCallbackURL"} {
@@ -216,7 +239,7 @@ func TestAuthorizationURLs(t *testing.T) {
 	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{}); res.Status != 400 {
 		t.Errorf("no provider: %d %s", res.Status, res.Body)
 	}
-	if res := c.Do("GET", "/api/auth/social-providers", nil); !strings.Contains(string(res.Body), `["discord","github","gitlab","google","microsoft"]`) {
+	if res := c.Do("GET", "/api/auth/social-providers", nil); !strings.Contains(string(res.Body), `["discord","dropbox","github","gitlab","google","huggingface","linkedin","microsoft","slack","spotify"]`) {
 		t.Errorf("social-providers: %s", res.Body)
 	}
 }

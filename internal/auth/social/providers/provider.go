@@ -94,7 +94,12 @@ const maxProfile = 1 << 20 // a profile answer larger than 1 MiB is refused
 
 // getJSON GETs url with the bearer token and decodes the JSON answer into out.
 func getJSON(ctx context.Context, c *http.Client, url, token string, out any, header ...string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	return fetchJSON(ctx, c, http.MethodGet, url, token, out, header...)
+}
+
+// fetchJSON sends a bodiless request with the bearer token and decodes the JSON answer.
+func fetchJSON(ctx context.Context, c *http.Client, method, url, token string, out any, header ...string) error {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return err
 	}
@@ -188,4 +193,21 @@ func firstNonEmpty(v ...string) string {
 		}
 	}
 	return ""
+}
+
+// oidcProfile reads an OpenID Connect style user-info answer (sub, name, email, picture,
+// email_verified), as huggingface, linkedin and slack answer; id names the account id claim.
+func oidcProfile(id string, name func(map[string]any) string, image func(map[string]any) string) func(ctx context.Context, c *http.Client, p *Provider, tok *oauth2.Token) (*UserInfo, error) {
+	return func(ctx context.Context, c *http.Client, p *Provider, tok *oauth2.Token) (*UserInfo, error) {
+		var prof map[string]any
+		if err := getJSON(ctx, c, p.UserInfoURL, tok.AccessToken, &prof); err != nil {
+			return nil, err
+		}
+		return &UserInfo{ID: str(prof, id), Name: name(prof), Email: str(prof, "email"), Image: optStr(image(prof)),
+			EmailVerified: boolean(prof, "email_verified"), Data: prof}, nil
+	}
+}
+
+func field(key string) func(map[string]any) string {
+	return func(m map[string]any) string { return str(m, key) }
 }
