@@ -22,7 +22,7 @@ const maxParam = 8192
 
 // callbackPost answers form_post providers (apple) with a redirect to the GET callback carrying
 // the posted fields, so the state cookie (SameSite=Lax) is sent again.
-func (p *plugin) callbackPost(w http.ResponseWriter, r *http.Request) {
+func (p *plugin) callbackPost(w http.ResponseWriter, r *http.Request, id string) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		p.redirectError(w, r, "", "invalid_callback_request", "")
@@ -37,7 +37,7 @@ func (p *plugin) callbackPost(w http.ResponseWriter, r *http.Request) {
 			q.Set(k, v) // the query wins, as Better Auth merges it last
 		}
 	}
-	http.Redirect(w, r, p.redirectURI(r.PathValue("id"))+"?"+q.Encode(), http.StatusFound)
+	http.Redirect(w, r, p.redirectURI(url.PathEscape(id))+"?"+q.Encode(), http.StatusFound)
 }
 
 // callback finishes the code flow: every failure redirects to the error URL with one of the

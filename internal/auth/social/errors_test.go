@@ -168,3 +168,24 @@ func forgeState(t *testing.T, app *testkit.App, c *testkit.Client, state, value 
 	u, _ := url.Parse(app.URL)
 	c.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: "better-auth.state", Value: url.QueryEscape(state + "." + base64.StdEncoding.EncodeToString(mac.Sum(nil))), Path: "/"}})
 }
+
+// A form_post provider POSTs the callback: it is answered with a redirect to the GET callback
+// carrying the posted fields (the query wins), which then finishes the flow as usual.
+func TestCallbackFormPost(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	profiles(d)
+	c := app.Client(t)
+	_, cb := begin(t, app, c, "gitlab", "sign-in/social")
+	q, _ := url.ParseQuery(strings.SplitN(cb, "?", 2)[1])
+	res := c.Do("POST", "/api/auth/callback/gitlab?device_id=dev1", "code="+q.Get("code")+"&state="+q.Get("state")+"&device_id=posted&junk=1",
+		"Content-Type", "application/x-www-form-urlencoded", "Origin", "https://appleid.apple.com", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate")
+	loc := res.Header.Get("Location")
+	want := app.URL + "/api/auth/callback/gitlab?code=" + q.Get("code") + "&device_id=dev1&state=" + q.Get("state")
+	if res.Status != http.StatusFound || loc != want {
+		t.Fatalf("form post: %d %q, want %q", res.Status, loc, want)
+	}
+	if to := callbackTo(t, c, strings.TrimPrefix(loc, app.URL)); to != "/dashboard" {
+		t.Errorf("after form post: %q", to)
+	}
+}

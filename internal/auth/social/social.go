@@ -64,7 +64,19 @@ func (Plugin) Register(s *auth.Service) error {
 	s.Handle("GET /social-providers", p.listProviders, auth.NoLimit)
 	s.Handle("POST /sign-in/social", p.signInSocial)
 	s.Handle("GET /callback/{id}", p.callback)
-	s.Handle("POST /callback/{id}", p.callbackPost)
+	// form_post providers POST the callback cross-site, without cookies and with fetch metadata
+	// the core's origin check refuses; the POST only redirects to the GET (which checks state
+	// and cookie), so it is answered in a wrapper, ahead of that check.
+	s.Wrap(func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			id, ok := strings.CutPrefix(r.URL.Path, auth.BasePath+"/callback/")
+			if r.Method != http.MethodPost || !ok || id == "" || strings.Contains(id, "/") {
+				next.ServeHTTP(w, r)
+				return
+			}
+			p.callbackPost(w, r, id)
+		})
+	})
 	s.Handle("POST /link-social", p.linkSocial)
 	s.Handle("POST /get-access-token", p.getAccessToken)
 	s.Handle("POST /refresh-token", p.refreshToken)
