@@ -16,6 +16,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/bearer"
 	"github.com/sellertrends/sellertrends/internal/auth/organization"
+	"github.com/sellertrends/sellertrends/internal/auth/social"
 	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
@@ -127,7 +128,7 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
 func plugins(b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, b, organization.New()}
+	return []auth.Plugin{bearer.Plugin{}, social.Plugin{}, organization.New(), b}
 }
 
 // Close releases what Build opened, in reverse order.

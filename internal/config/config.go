@@ -45,6 +45,7 @@ type Config struct {
 	DuckDBWriteMemory string
 
 	Billing Billing
+	Social  Social
 }
 
 // Production reports whether APP_ENV is production.
@@ -99,6 +100,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "704MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
 	c.Billing = p.billing()
+	c.Social = p.social(c.Production())
 	if p.err != nil {
 		return nil, p.err
 	}
