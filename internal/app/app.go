@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/admin"
 	"github.com/sellertrends/sellertrends/internal/auth/bearer"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
@@ -73,7 +74,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
-	if err := a.Auth.Use(plugins()...); err != nil {
+	if err := a.Auth.Use(plugins(cfg)...); err != nil {
 		return nil, err
 	}
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
@@ -99,8 +100,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins() []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}}
+func plugins(cfg *config.Config) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg)}
 }
 
 // Close releases what Build opened, in reverse order.

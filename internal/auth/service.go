@@ -40,6 +40,7 @@ type Service struct {
 	userCreatedHooks []func(context.Context, *store.User) error
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
+	hiddenSessions   []func(SessionJSON) bool
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).
