@@ -35,7 +35,9 @@ func (s *Service) ExpireCookie(w http.ResponseWriter, name string) { s.setCookie
 
 // DontRemember reports whether the request carries the signed dont_remember cookie (the
 // browser asked not to be remembered at sign-in).
-func (s *Service) DontRemember(r *http.Request) bool { return s.readSigned(r, s.cookies.dontRemember) != "" }
+func (s *Service) DontRemember(r *http.Request) bool {
+	return s.readSigned(r, s.cookies.dontRemember) != ""
+}
 
 // SessionAnswer is a stored session as answers carry it (with the plugins' Fields).
 func (s *Service) SessionAnswer(ctx context.Context, x *store.Session) (SessionJSON, error) {
@@ -46,7 +48,9 @@ func (s *Service) SessionAnswer(ctx context.Context, x *store.Session) (SessionJ
 
 // HideSessions hides the sessions f matches from the caller's own session list
 // (list-sessions): the admin plugin hides impersonation sessions there, as Better Auth does.
-func (s *Service) HideSessions(f func(SessionJSON) bool) { s.hiddenSessions = append(s.hiddenSessions, f) }
+func (s *Service) HideSessions(f func(SessionJSON) bool) {
+	s.hiddenSessions = append(s.hiddenSessions, f)
+}
 
 func (s *Service) hidden(x SessionJSON) bool {
 	for _, f := range s.hiddenSessions {

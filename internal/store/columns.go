@@ -47,4 +47,6 @@ func (s *Store) addColumn(ctx context.Context, tx *sql.Tx, table string, c Colum
 
 // InvalidateUser drops the user's cached sessions (REDIS_URL) after a plugin changed the user
 // or their sessions with its own SQL.
-func (s *Store) InvalidateUser(ctx context.Context, userID string) error { return s.invalidateUser(ctx, userID) }
+func (s *Store) InvalidateUser(ctx context.Context, userID string) error {
+	return s.invalidateUser(ctx, userID)
+}

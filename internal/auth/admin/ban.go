@@ -1,7 +1,7 @@
 package admin
 
 import (
-		"math"
+	"math"
 	"net/http"
 	"time"
 	"unicode/utf8"
@@ -16,8 +16,8 @@ const maxBan = 100 * 365 * 24 * 3600
 // by default; for banExpiresIn seconds, or for ever) and ends every session they have.
 func (p *Plugin) banUser(w http.ResponseWriter, r *http.Request) {
 	var b struct {
-		UserID       id           `json:"userId"`
-		BanReason    *string      `json:"banReason"`
+		UserID       id       `json:"userId"`
+		BanReason    *string  `json:"banReason"`
 		BanExpiresIn *float64 `json:"banExpiresIn"`
 	}
 	var seconds float64

@@ -10,10 +10,10 @@ import (
 
 // world is a running server with one admin (role admin) and one plain user, both signed in.
 type world struct {
-	app                *testkit.App
-	st                 *store.Store
-	admin, user        *testkit.Client
-	adminID, userID    string
+	app                 *testkit.App
+	st                  *store.Store
+	admin, user         *testkit.Client
+	adminID, userID     string
 	adminMail, userMail string
 }
 
