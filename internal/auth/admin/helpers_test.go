@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -81,3 +82,5 @@ func wantError(t *testing.T, what string, res testkit.Response, status int, code
 func signIn(c *testkit.Client, email, password string) testkit.Response {
 	return c.Do("POST", "/api/auth/sign-in/email", map[string]any{"email": email, "password": password})
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
