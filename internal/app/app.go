@@ -16,6 +16,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/admin"
 	"github.com/sellertrends/sellertrends/internal/auth/bearer"
+	"github.com/sellertrends/sellertrends/internal/auth/device"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
@@ -101,7 +102,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
 func plugins(cfg *config.Config) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg)}
+	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg)}
 }
 
 // Close releases what Build opened, in reverse order.
