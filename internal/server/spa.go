@@ -42,7 +42,8 @@ func newSPA(cfg *config.Config) http.Handler {
 
 // pageRoutes are the app's routes; anything else is answered 404 with the app, which shows 'Not Found'.
 func isPageRoute(p string) bool {
-	return p == "/" || p == "/sign-in" || p == "/dashboard" || strings.HasPrefix(p, "/dashboard/")
+	return p == "/" || p == "/sign-in" || p == "/dashboard" || strings.HasPrefix(p, "/dashboard/") ||
+		p == "/device" || p == "/admin" || strings.HasPrefix(p, "/admin/")
 }
 
 func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
