@@ -4,13 +4,18 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,4 +230,46 @@ func TestRemoteLoginDeniedAndExpired(t *testing.T) {
 			t.Errorf("plain http to a remote host: %v\n%s", err, out)
 		}
 	})
+}
+
+// An upload cut off by the network is tried again and the file lands once; the cut upload
+// leaves no job behind.
+func TestRemoteImportRetriesADroppedUpload(t *testing.T) {
+	app := testkit.Server(t, testkit.SQLite(t), nil)
+	res := app.Client(t).Do("POST", "/api/auth/sign-up/email", map[string]any{"email": "s@example.com", "password": "password123", "name": "S"})
+	token := res.JSON(t)["token"].(string)
+	target, _ := url.Parse(app.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var drops atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/imports") && drops.Add(1) == 1 {
+			io.CopyN(io.Discard, r.Body, 1024) // part of the upload, then the line goes dead
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	home := t.TempDir()
+	dir := filepath.Join(home, "config", "sellertrends")
+	os.MkdirAll(dir, 0o700)
+	creds, _ := json.Marshal(map[string]any{"servers": map[string]any{front.URL: map[string]string{"token": token}}})
+	if err := os.WriteFile(filepath.Join(dir, "credentials.json"), creds, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sample, _ := filepath.Abs("../trends/testdata/US_Top_Search_Terms_Simple_Week_2026_04_18.csv")
+	out, err := run(t, home, "import", "--server", front.URL, sample)
+	if err != nil || !strings.Contains(out, "upload interrupted") || !strings.Contains(out, "imported 2026-04-12..2026-04-18") {
+		t.Fatalf("import through a dropped connection: %v\n%s", err, out)
+	}
+	c := app.Client(t)
+	var ws []map[string]any
+	json.Unmarshal(c.Do("GET", "/api/workspaces", nil, "Authorization", "Bearer "+token).Body, &ws)
+	jobs := c.Do("GET", "/api/trends/"+ws[0]["id"].(string)+"/imports", nil, "Authorization", "Bearer "+token).JSON(t)["jobs"].([]any)
+	if len(jobs) != 1 || drops.Load() != 2 {
+		t.Errorf("%d jobs after %d upload attempts, want 1 job after 2", len(jobs), drops.Load())
+	}
 }
