@@ -14,7 +14,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/admin"
 	"github.com/sellertrends/sellertrends/internal/auth/bearer"
+	"github.com/sellertrends/sellertrends/internal/auth/device"
 	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/auth/social"
 	"github.com/sellertrends/sellertrends/internal/billing"
@@ -80,7 +82,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
 	a.Billing = billing.New(cfg.Billing)
-	if err := a.Auth.Use(plugins(a.Billing)...); err != nil {
+	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
 		return nil, err
 	}
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
@@ -127,8 +129,8 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, social.Plugin{}, organization.New(), b}
+func plugins(cfg *config.Config, b *billing.Billing) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, organization.New(), b}
 }
 
 // Close releases what Build opened, in reverse order.

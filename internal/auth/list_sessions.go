@@ -6,7 +6,8 @@ import (
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
-// listSessions answers the caller's unexpired sessions (fresh session required, as Better Auth).
+// listSessions answers the caller's unexpired sessions with the plugins' Fields, less those a
+// plugin hides (fresh session required, as Better Auth).
 func (s *Service) listSessions(w http.ResponseWriter, r *http.Request) {
 	l, ok := s.RequireFresh(w, r)
 	if !ok {
@@ -19,8 +20,16 @@ func (s *Service) listSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]SessionJSON, 0, len(all))
 	for _, x := range all {
-		if x.ExpiresAt.After(s.now()) {
-			out = append(out, sessionJSON(x))
+		if !x.ExpiresAt.After(s.now()) {
+			continue
+		}
+		sess, err := s.SessionAnswer(r.Context(), x)
+		if err != nil {
+			writeErr(w, r, err)
+			return
+		}
+		if !s.hidden(sess) {
+			out = append(out, sess)
 		}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)

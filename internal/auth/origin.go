@@ -10,7 +10,8 @@ import (
 
 // originCheck guards state-changing requests. A POST carrying cookies must come from a trusted
 // origin ('Missing or null Origin' / 'Invalid origin'); a cookie-less cross-site form navigation
-// (a login CSRF) is refused with 'Invalid request', the spec's wording.
+// (a login CSRF) is refused with 'Invalid request', the spec's wording; cookie-less requests
+// elsewhere pass, as in Better Auth.
 func (s *Service) originCheck(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || s.originExempt[r.URL.Path] {
@@ -31,6 +32,12 @@ func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 	site, mode := h.Get("Sec-Fetch-Site"), h.Get("Sec-Fetch-Mode")
 	fetchMetadata := site != "" || mode != "" || h.Get("Sec-Fetch-Dest") != ""
 	if !hasCookies {
+		// Better Auth checks cookie-less requests only on the credential forms (its
+		// formCsrfMiddleware): elsewhere a request without cookies acts on no browser session,
+		// and Node's fetch (the official client on a command line) sends Sec-Fetch-Mode with no Origin.
+		if !strings.HasPrefix(r.URL.Path, BasePath+"/sign-in/") && !strings.HasPrefix(r.URL.Path, BasePath+"/sign-up/") {
+			return nil
+		}
 		if site == "cross-site" && mode == "navigate" {
 			return ErrInvalidRequest
 		}

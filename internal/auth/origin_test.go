@@ -89,3 +89,18 @@ func TestRateLimit(t *testing.T) {
 		t.Errorf("get-session must not be limited: %d", res.Status)
 	}
 }
+
+// Without cookies only the credential forms check fetch metadata (Better Auth's
+// formCsrfMiddleware): a command-line client's fetch, which sends Sec-Fetch-Mode and no Origin,
+// may ask for a device code.
+func TestCookielessRequestsOutsideSignIn(t *testing.T) {
+	app := testkit.Server(t, testkit.SQLite(t), nil)
+	res := app.Client(t).Do("POST", "/api/auth/device/code", map[string]any{"client_id": "cli"}, "Origin", "", "Sec-Fetch-Mode", "cors")
+	if res.Status != http.StatusOK {
+		t.Errorf("device/code from a fetch without Origin: %d %s", res.Status, res.Body)
+	}
+	res = app.Client(t).Do("POST", "/api/auth/sign-in/email", map[string]any{"email": "a@example.com", "password": "password123"}, "Origin", "", "Sec-Fetch-Mode", "cors")
+	if res.Status != http.StatusForbidden {
+		t.Errorf("sign-in from a fetch without Origin: %d %s", res.Status, res.Body)
+	}
+}

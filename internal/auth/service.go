@@ -42,6 +42,7 @@ type Service struct {
 	userUpdatedHooks []func(context.Context, *store.User) error
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
+	hiddenSessions   []func(SessionJSON) bool
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).

@@ -17,6 +17,12 @@ commands:
   serve     start the web server (the default)
   import    import search-term report files:  sellertrends import [--workspace W] [--marketplace M] [--period P] FILE...
   demo      build the demo workspace:  sellertrends demo [--terms N] [--weeks N] [--seed N] [--direct]
+
+  on a remote server (signed in with the device flow; the token is kept in your config directory):
+  login       sellertrends login --server URL
+  logout      sellertrends logout [--server URL]
+  workspaces  sellertrends workspaces --server URL
+  import      sellertrends import --server URL [--workspace W] [--marketplace M] [--period P] [--lenient] FILE...
 `
 
 // Main runs the subcommand named by args[0] and returns the process exit code.
@@ -45,8 +51,11 @@ func Main(args []string) int {
 
 // commands maps subcommand names to their runners; each lives in its own file.
 var commands = map[string]func(cfg *config.Config, args []string, out io.Writer) error{
-	"serve":  serve,
-	"demo":   demoCmd,
-	"import": importCmd,
-	"help":   func(*config.Config, []string, io.Writer) error { fmt.Print(usage); return nil },
+	"serve":      serve,
+	"demo":       demoCmd,
+	"import":     importCmd,
+	"login":      loginCmd,
+	"logout":     logoutCmd,
+	"workspaces": workspacesCmd,
+	"help":       func(*config.Config, []string, io.Writer) error { fmt.Print(usage); return nil },
 }

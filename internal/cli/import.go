@@ -24,6 +24,9 @@ import (
 // (localimport); otherwise the command opens the store itself. Either way it shows a progress
 // bar per report and a line per result.
 func importCmd(cfg *config.Config, args []string, out io.Writer) error {
+	if hasServerFlag(args) { // to a remote server: remote_import.go
+		return remoteImportCmd(cfg, args, out)
+	}
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	workspace := fs.String("workspace", "", "workspace id (see GET /api/workspaces; personal-<user id> for a user's own)")
 	market := fs.String("marketplace", "", "marketplace when the file does not say (amazon.com, US, walmart.com …)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,16 @@ type Config struct {
 	AuthRevokeSessionsOnReset    bool
 	TrustedOrigins               []string
 	AdminEmails                  []string
+	AdminUserIDs                 []string
+	// Admin plugin: how long an impersonation session lasts, and whether admins may
+	// impersonate other admins.
+	AdminImpersonationDuration time.Duration
+	AdminImpersonateAdmins     bool
+	// Device authorization (RFC 8628): code lifetime, polling interval, code lengths.
+	DeviceCodeExpiresIn  time.Duration
+	DeviceInterval       time.Duration
+	DeviceCodeLength     int
+	DeviceUserCodeLength int
 
 	Marketplace       string
 	LogLevel          slog.Level
@@ -94,6 +105,13 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.AuthRevokeSessionsOnReset = p.boolean("AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET", false)
 	c.TrustedOrigins = p.origins("TRUSTED_ORIGINS")
 	c.AdminEmails = p.list("AUTH_ADMIN_EMAILS", true)
+	c.AdminUserIDs = p.list("AUTH_ADMIN_USER_IDS", false)
+	c.AdminImpersonationDuration = p.timeString("AUTH_ADMIN_IMPERSONATION_DURATION", time.Hour)
+	c.AdminImpersonateAdmins = p.boolean("AUTH_ADMIN_IMPERSONATE_ADMINS", false)
+	c.DeviceCodeExpiresIn = p.timeString("AUTH_DEVICE_CODE_EXPIRES_IN", 30*time.Minute)
+	c.DeviceInterval = p.timeString("AUTH_DEVICE_INTERVAL", 5*time.Second)
+	c.DeviceCodeLength = p.intRange("AUTH_DEVICE_CODE_LENGTH", 40, 1, 191)
+	c.DeviceUserCodeLength = p.intRange("AUTH_DEVICE_USER_CODE_LENGTH", 8, 1, 191)
 	c.Marketplace = p.str("MARKETPLACE", "Amazon")
 	c.LogLevel = p.level("LOG_LEVEL", slog.LevelError)
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
@@ -181,6 +199,37 @@ func (p *parser) seconds(name string, def time.Duration, zeroOK bool) time.Durat
 		return def
 	}
 	return time.Duration(n) * time.Second
+}
+
+// timeStringPattern is Better Auth's ms() format: "30m", "5s", "1 hour", "2d" (no sign, no "ago").
+var timeStringPattern = regexp.MustCompile(`(?i)^(\d+|\d+\.\d+) ?(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|months?|mo|years?|yrs?|y)$`)
+
+var timeUnits = map[byte]time.Duration{'s': time.Second, 'm': time.Minute, 'h': time.Hour, 'd': 24 * time.Hour, 'w': 7 * 24 * time.Hour, 'y': 8766 * time.Hour}
+
+// timeString parses a positive duration written as Better Auth's time strings ('30m', '5s',
+// '1h'), at least one second and at most a year.
+func (p *parser) timeString(name string, def time.Duration) time.Duration {
+	v, ok := p.raw(name)
+	if !ok {
+		return def
+	}
+	m := timeStringPattern.FindStringSubmatch(v)
+	if m == nil {
+		p.fail(name, "%q is not a time string like '30m', '5s' or '1h'", v)
+		return def
+	}
+	n, _ := strconv.ParseFloat(m[1], 64)
+	unit := strings.ToLower(m[2])
+	per := timeUnits[unit[0]]
+	if strings.HasPrefix(unit, "mo") {
+		per = 30 * 24 * time.Hour
+	}
+	d := time.Duration(n * float64(per))
+	if d < time.Second || d > 8766*time.Hour {
+		p.fail(name, "%q must be between 1s and 1y", v)
+		return def
+	}
+	return d
 }
 
 func (p *parser) boolean(name string, def bool) bool {

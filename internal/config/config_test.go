@@ -34,6 +34,12 @@ func TestDefaults(t *testing.T) {
 		{"MARKETPLACE", c.Marketplace, "Amazon"},
 		{"LOG_LEVEL", c.LogLevel, slog.LevelError},
 		{"MAX_UPLOAD_BYTES", c.MaxUploadBytes, int64(4 << 30)},
+		{"AUTH_ADMIN_IMPERSONATION_DURATION", c.AdminImpersonationDuration, time.Hour},
+		{"AUTH_ADMIN_IMPERSONATE_ADMINS", c.AdminImpersonateAdmins, false},
+		{"AUTH_DEVICE_CODE_EXPIRES_IN", c.DeviceCodeExpiresIn, 30 * time.Minute},
+		{"AUTH_DEVICE_INTERVAL", c.DeviceInterval, 5 * time.Second},
+		{"AUTH_DEVICE_CODE_LENGTH", c.DeviceCodeLength, 40},
+		{"AUTH_DEVICE_USER_CODE_LENGTH", c.DeviceUserCodeLength, 8},
 	}
 	for _, ck := range checks {
 		if ck.got != ck.want {
@@ -85,6 +91,8 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"AUTH_SESSION_EXPIRES_IN": "0", "AUTH_SESSION_UPDATE_AGE": "-1", "AUTH_SESSION_FRESH_AGE": "1d",
 		"AUTH_PASSWORD_MIN_LENGTH": "0", "AUTH_PASSWORD_MAX_LENGTH": "x", "TRUSTED_ORIGINS": "not a url",
 		"LOG_LEVEL": "loud", "MAX_UPLOAD_BYTES": "0",
+		"AUTH_DEVICE_CODE_EXPIRES_IN": "30", "AUTH_DEVICE_INTERVAL": "-5s", "AUTH_ADMIN_IMPERSONATION_DURATION": "2 hours ago",
+		"AUTH_DEVICE_CODE_LENGTH": "0", "AUTH_DEVICE_USER_CODE_LENGTH": "192", "AUTH_ADMIN_IMPERSONATE_ADMINS": "yes please",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -99,5 +107,26 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 	}
 	if _, err := load(map[string]string{"AUTH_PASSWORD_MIN_LENGTH": "20", "AUTH_PASSWORD_MAX_LENGTH": "10"}); err == nil {
 		t.Error("max below min accepted")
+	}
+}
+
+// Time strings follow Better Auth's ms() format; anything below a second or above a year is refused.
+func TestTimeStrings(t *testing.T) {
+	good := map[string]time.Duration{"30m": 30 * time.Minute, "5s": 5 * time.Second, "1h": time.Hour, "1 hour": time.Hour,
+		"2 Days": 48 * time.Hour, "1.5m": 90 * time.Second, "1w": 7 * 24 * time.Hour, "10 secs": 10 * time.Second}
+	for v, want := range good {
+		c, err := load(map[string]string{"AUTH_DEVICE_CODE_EXPIRES_IN": v, "AUTH_DEVICE_INTERVAL": v})
+		if err != nil || c.DeviceCodeExpiresIn != want || c.DeviceInterval != want {
+			t.Errorf("%q: got %v / %v, %v; want %v", v, c.DeviceCodeExpiresIn, c.DeviceInterval, err, want)
+		}
+	}
+	for _, v := range []string{"0s", "500ms", "5", "s", "5 s s", "-1m", "1m ago", "2y", "1e3s", "5sec!"} {
+		if _, err := load(map[string]string{"AUTH_DEVICE_INTERVAL": v}); err == nil || !strings.HasPrefix(err.Error(), "AUTH_DEVICE_INTERVAL:") {
+			t.Errorf("%q accepted or unnamed: %v", v, err)
+		}
+	}
+	c, err := load(map[string]string{"AUTH_ADMIN_USER_IDS": " id1 ,ID2,, "})
+	if err != nil || strings.Join(c.AdminUserIDs, "|") != "id1|ID2" {
+		t.Errorf("AUTH_ADMIN_USER_IDS = %q, %v (ids keep their case)", c.AdminUserIDs, err)
 	}
 }

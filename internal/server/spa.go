@@ -51,9 +51,16 @@ var pageRoutes = map[string]bool{
 	"/": true, "/sign-in": true,
 	"/dashboard": true, "/dashboard/explore": true, "/dashboard/term": true, "/dashboard/product": true,
 	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true, "/dashboard/billing": true,
+	"/device": true, "/admin": true,
 }
 
-func isPageRoute(p string) bool { return pageRoutes[p] }
+// isPageRoute also admits the admin area's user pages (/admin/users/<id>).
+func isPageRoute(p string) bool {
+	if id, ok := strings.CutPrefix(p, "/admin/users/"); ok {
+		return id != "" && !strings.Contains(id, "/")
+	}
+	return pageRoutes[p]
+}
 
 func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

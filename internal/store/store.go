@@ -114,12 +114,17 @@ func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, er
 
 // Migrate applies a plugin's own migrations. fsys holds a "sqlite" and a "postgres" folder of
 // goose files; their versions are kept apart from the core's, in goose_db_version_<name>.
-func (s *Store) Migrate(ctx context.Context, name string, fsys fs.FS) error {
-	sub, err := fs.Sub(fsys, s.dialect.dir())
-	if err != nil {
-		return err
+// goMigrations are goose Go migrations numbered beside the files (AddColumns: columns a plugin
+// adds to a core table, which SQLite cannot add "if not exists" in SQL).
+func (s *Store) Migrate(ctx context.Context, name string, fsys fs.FS, goMigrations ...*goose.Migration) error {
+	var sub fs.FS
+	if fsys != nil {
+		var err error
+		if sub, err = fs.Sub(fsys, s.dialect.dir()); err != nil {
+			return err
+		}
 	}
-	p, err := goose.NewProvider(s.dialect.goose(), s.db, sub, goose.WithTableName("goose_db_version_"+name))
+	p, err := goose.NewProvider(s.dialect.goose(), s.db, sub, goose.WithTableName("goose_db_version_"+name), goose.WithGoMigrations(goMigrations...))
 	if err != nil {
 		return fmt.Errorf("store: %s migrations: %w", name, err)
 	}

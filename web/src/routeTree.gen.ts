@@ -12,8 +12,11 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as UnauthenticatedRouteImport } from './routes/_unauthenticated'
+import { Route as AppAdminRouteImport } from './routes/_app/admin'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
+import { Route as AppDeviceRouteImport } from './routes/_app/device'
 import { Route as UnauthenticatedSignInRouteImport } from './routes/_unauthenticated/sign-in'
+import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 import { Route as AppDashboardAccountRouteImport } from './routes/_app/dashboard/account'
 import { Route as AppDashboardBillingRouteImport } from './routes/_app/dashboard/billing'
@@ -23,6 +26,7 @@ import { Route as AppDashboardImportsRouteImport } from './routes/_app/dashboard
 import { Route as AppDashboardProductRouteImport } from './routes/_app/dashboard/product'
 import { Route as AppDashboardTermRouteImport } from './routes/_app/dashboard/term'
 import { Route as AppDashboardWatchlistRouteImport } from './routes/_app/dashboard/watchlist'
+import { Route as AppAdminUsersIdRouteImport } from './routes/_app/admin/users.$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -37,15 +41,30 @@ const UnauthenticatedRoute = UnauthenticatedRouteImport.update({
   id: '/_unauthenticated',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppAdminRoute = AppAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppDashboardRoute = AppDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppDeviceRoute = AppDeviceRouteImport.update({
+  id: '/device',
+  path: '/device',
   getParentRoute: () => AppRoute,
 } as any)
 const UnauthenticatedSignInRoute = UnauthenticatedSignInRouteImport.update({
   id: '/sign-in',
   path: '/sign-in',
   getParentRoute: () => UnauthenticatedRoute,
+} as any)
+const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminRoute,
 } as any)
 const AppDashboardIndexRoute = AppDashboardIndexRouteImport.update({
   id: '/',
@@ -92,10 +111,17 @@ const AppDashboardWatchlistRoute = AppDashboardWatchlistRouteImport.update({
   path: '/watchlist',
   getParentRoute: () => AppDashboardRoute,
 } as any)
+const AppAdminUsersIdRoute = AppAdminUsersIdRouteImport.update({
+  id: '/users/$id',
+  path: '/users/$id',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/admin': typeof AppAdminRouteWithChildren
   '/dashboard': typeof AppDashboardRouteWithChildren
+  '/device': typeof AppDeviceRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
   '/dashboard/billing': typeof AppDashboardBillingRoute
@@ -105,10 +131,13 @@ export interface FileRoutesByFullPath {
   '/dashboard/product': typeof AppDashboardProductRoute
   '/dashboard/term': typeof AppDashboardTermRoute
   '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/admin/': typeof AppAdminIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
+  '/admin/users/$id': typeof AppAdminUsersIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/device': typeof AppDeviceRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
   '/dashboard/billing': typeof AppDashboardBillingRoute
@@ -118,14 +147,18 @@ export interface FileRoutesByTo {
   '/dashboard/product': typeof AppDashboardProductRoute
   '/dashboard/term': typeof AppDashboardTermRoute
   '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/admin': typeof AppAdminIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
+  '/admin/users/$id': typeof AppAdminUsersIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
   '/_unauthenticated': typeof UnauthenticatedRouteWithChildren
+  '/_app/admin': typeof AppAdminRouteWithChildren
   '/_app/dashboard': typeof AppDashboardRouteWithChildren
+  '/_app/device': typeof AppDeviceRoute
   '/_unauthenticated/sign-in': typeof UnauthenticatedSignInRoute
   '/_app/dashboard/account': typeof AppDashboardAccountRoute
   '/_app/dashboard/billing': typeof AppDashboardBillingRoute
@@ -135,13 +168,17 @@ export interface FileRoutesById {
   '/_app/dashboard/product': typeof AppDashboardProductRoute
   '/_app/dashboard/term': typeof AppDashboardTermRoute
   '/_app/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/_app/admin/': typeof AppAdminIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
+  '/_app/admin/users/$id': typeof AppAdminUsersIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/admin'
     | '/dashboard'
+    | '/device'
     | '/sign-in'
     | '/dashboard/account'
     | '/dashboard/billing'
@@ -151,10 +188,13 @@ export interface FileRouteTypes {
     | '/dashboard/product'
     | '/dashboard/term'
     | '/dashboard/watchlist'
+    | '/admin/'
     | '/dashboard/'
+    | '/admin/users/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/device'
     | '/sign-in'
     | '/dashboard/account'
     | '/dashboard/billing'
@@ -164,13 +204,17 @@ export interface FileRouteTypes {
     | '/dashboard/product'
     | '/dashboard/term'
     | '/dashboard/watchlist'
+    | '/admin'
     | '/dashboard'
+    | '/admin/users/$id'
   id:
     | '__root__'
     | '/'
     | '/_app'
     | '/_unauthenticated'
+    | '/_app/admin'
     | '/_app/dashboard'
+    | '/_app/device'
     | '/_unauthenticated/sign-in'
     | '/_app/dashboard/account'
     | '/_app/dashboard/billing'
@@ -180,7 +224,9 @@ export interface FileRouteTypes {
     | '/_app/dashboard/product'
     | '/_app/dashboard/term'
     | '/_app/dashboard/watchlist'
+    | '/_app/admin/'
     | '/_app/dashboard/'
+    | '/_app/admin/users/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -212,11 +258,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UnauthenticatedRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/admin': {
+      id: '/_app/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AppAdminRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/dashboard': {
       id: '/_app/dashboard'
       path: '/dashboard'
       fullPath: '/dashboard'
       preLoaderRoute: typeof AppDashboardRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/device': {
+      id: '/_app/device'
+      path: '/device'
+      fullPath: '/device'
+      preLoaderRoute: typeof AppDeviceRouteImport
       parentRoute: typeof AppRoute
     }
     '/_unauthenticated/sign-in': {
@@ -225,6 +285,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/sign-in'
       preLoaderRoute: typeof UnauthenticatedSignInRouteImport
       parentRoute: typeof UnauthenticatedRoute
+    }
+    '/_app/admin/': {
+      id: '/_app/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AppAdminIndexRouteImport
+      parentRoute: typeof AppAdminRoute
     }
     '/_app/dashboard/': {
       id: '/_app/dashboard/'
@@ -289,8 +356,29 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardWatchlistRouteImport
       parentRoute: typeof AppDashboardRoute
     }
+    '/_app/admin/users/$id': {
+      id: '/_app/admin/users/$id'
+      path: '/users/$id'
+      fullPath: '/admin/users/$id'
+      preLoaderRoute: typeof AppAdminUsersIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
   }
 }
+
+interface AppAdminRouteChildren {
+  AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminUsersIdRoute: typeof AppAdminUsersIdRoute
+}
+
+const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminUsersIdRoute: AppAdminUsersIdRoute,
+}
+
+const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
+  AppAdminRouteChildren,
+)
 
 interface AppDashboardRouteChildren {
   AppDashboardAccountRoute: typeof AppDashboardAccountRoute
@@ -321,11 +409,15 @@ const AppDashboardRouteWithChildren = AppDashboardRoute._addFileChildren(
 )
 
 interface AppRouteChildren {
+  AppAdminRoute: typeof AppAdminRouteWithChildren
   AppDashboardRoute: typeof AppDashboardRouteWithChildren
+  AppDeviceRoute: typeof AppDeviceRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppAdminRoute: AppAdminRouteWithChildren,
   AppDashboardRoute: AppDashboardRouteWithChildren,
+  AppDeviceRoute: AppDeviceRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

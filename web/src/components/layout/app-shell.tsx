@@ -5,6 +5,7 @@ import { authClient } from '../../lib/auth-client'
 import { useAuth } from '../../lib/auth'
 import { ThemeToggle } from './theme-toggle'
 import { Button } from '../ui/button'
+import type { ReactNode } from 'react'
 
 const nav = [
   { to: '/dashboard', label: 'Overview' },
@@ -17,7 +18,9 @@ const nav = [
 
 // AppShell is the signed-in frame. Below the md breakpoint the navigation folds behind a menu
 // button, so a 390 px phone gets the whole width for the page and never scrolls sideways.
-export function AppShell() {
+// banner (the impersonation notice) and admin (a link to the admin area) come from the route,
+// which composes features; shared components never import them.
+export function AppShell({ banner, admin }: { banner?: ReactNode; admin?: boolean } = {}) {
   const { user } = useAuth()
   const navigate = useNavigate()
   const [open, setOpen] = useState(false)
@@ -34,6 +37,7 @@ export function AppShell() {
   }
   return (
     <div className="min-h-screen">
+      {banner}
       <header className="border-b border-zinc-200 px-4 py-3 md:px-6 dark:border-zinc-800">
         <div className="flex items-center justify-between gap-4">
           <div className="flex min-w-0 items-center gap-6">
@@ -41,7 +45,7 @@ export function AppShell() {
               sellertrends
             </Link>
             <nav aria-label="Main" className="hidden md:block">
-              <NavLinks />
+              <NavLinks admin={admin} />
             </nav>
           </div>
           <div className="hidden min-w-0 items-center gap-2 md:flex">
@@ -60,7 +64,7 @@ export function AppShell() {
         {open && (
           <div id="mobile-menu" className="mt-3 space-y-3 border-t border-zinc-200 pt-3 md:hidden dark:border-zinc-800">
             <nav aria-label="Main">
-              <NavLinks vertical />
+              <NavLinks vertical admin={admin} />
             </nav>
             <p className="truncate text-sm text-zinc-600 dark:text-zinc-400">{user?.email}</p>
             <div className="flex flex-wrap gap-2">
@@ -79,7 +83,7 @@ export function AppShell() {
   )
 }
 
-function NavLinks({ vertical }: { vertical?: boolean }) {
+function NavLinks({ vertical, admin }: { vertical?: boolean; admin?: boolean }) {
   return (
     <ul className={vertical ? 'flex flex-col gap-1 text-base' : 'flex gap-4 text-sm'}>
       {nav.map((n) => (
@@ -95,6 +99,13 @@ function NavLinks({ vertical }: { vertical?: boolean }) {
           </Link>
         </li>
       ))}
+      {admin && (
+        <li>
+          <Link to="/admin" activeProps={{ className: 'font-semibold', 'aria-current': 'page' }} className={vertical ? 'block rounded px-2 py-2 hover:bg-zinc-100 dark:hover:bg-zinc-800' : undefined}>
+            Admin
+          </Link>
+        </li>
+      )}
     </ul>
   )
 }
