@@ -21,6 +21,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
+	"github.com/sellertrends/sellertrends/internal/trends/alerts"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -29,6 +30,7 @@ type App struct {
 	Handler   http.Handler
 	Auth      *auth.Service
 	Warehouse *warehouse.Warehouse
+	Alerts    *alerts.Notifier // alert digests; the server starts its weekly scheduler
 	closers   []func() error
 }
 
@@ -87,7 +89,12 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	if err := a.Warehouse.ResumeCopies(ctx); err != nil {
 		slog.Error("trends: checking the term-ordered copies", "err", err)
 	}
+	// The notifier closes after the import worker (closers run in reverse) and before the
+	// warehouse, so no digest is started or still reading when the warehouse closes.
+	a.Alerts = alerts.New(cfg.BaseURL, st, a.Warehouse, sender, opts.Secret)
+	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
+	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	deps.Trends = trendsSvc.Handler()
 	a.Handler = server.New(cfg, deps)

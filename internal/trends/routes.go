@@ -17,6 +17,7 @@ type param struct {
 var (
 	pWS      = param{"ws", "path", "string", "workspace id (\"demo\" for the demo)", true}
 	pDS      = param{"ds", "path", "integer", "dataset id", true}
+	pUnsub   = []param{{"u", "query", "string", "user id", true}, {"t", "query", "string", "the link's signature", true}}
 	pListQry = []param{
 		{"q", "query", "string", "text to match in the term (case-insensitive)", false},
 		{"match", "query", "string", "substring (default) or prefix", false},
@@ -56,5 +57,9 @@ func (s *Service) routes() []route {
 		{"GET", "/api/workspaces/{ws}/watchlist", "The workspace's watchlist with each item's latest move", []param{pWS}, s.watchlist},
 		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch},
 		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch},
+		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings},
+		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500)", nil, s.auth.RequireTrustedOrigin(http.HandlerFunc(s.putAlertSettings)).ServeHTTP},
+		{"GET", "/api/alerts/unsubscribe", "Signed unsubscribe link of the digests (no session): an HTML page asking to confirm", pUnsub, s.unsubscribe},
+		{"POST", "/api/alerts/unsubscribe", "Unsubscribe from the digests (the page's button, or RFC 8058 one-click POST); no session", pUnsub, s.unsubscribe},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/alerts"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -31,6 +32,7 @@ type Service struct {
 	wh     *warehouse.Warehouse
 	auth   *auth.Service
 	jobs   *Jobs
+	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
 	limits func(workspace string) Limits
 	now    func() time.Time
 }
@@ -41,6 +43,13 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 		now: func() time.Time { return time.Now().UTC() }}
 	s.jobs = newJobs(wh)
 	return s
+}
+
+// UseAlerts sends alert digests through n after every import and serves the alert settings
+// and unsubscribe routes with it. Call it before the first upload.
+func (s *Service) UseAlerts(n *alerts.Notifier) {
+	s.alerts = n
+	s.jobs.afterImport = n.AfterImport
 }
 
 // Close stops the import worker after the running job.
@@ -57,12 +66,13 @@ func (s *Service) Handler() http.Handler {
 	return s.sessionExceptOpenAPI(mux)
 }
 
-// sessionExceptOpenAPI asks for a session on every real route; the OpenAPI document is public
-// and unknown paths answer 404 whether or not the caller is signed in.
+// sessionExceptOpenAPI asks for a session on every real route; the OpenAPI document and the
+// unsubscribe page (its link is signed) are public, and unknown paths answer 404 whether or
+// not the caller is signed in.
 func (s *Service) sessionExceptOpenAPI(mux *http.ServeMux) http.Handler {
 	protected := s.auth.RequireSession(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || pattern == "/api/" {
+		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/" {
 			mux.ServeHTTP(w, r)
 			return
 		}
