@@ -56,10 +56,10 @@ func (n *Notifier) RunWeekly(ctx context.Context, ticks <-chan time.Time) {
 	}
 }
 
-func (n *Notifier) weeklyRun(ctx context.Context, now time.Time) {
-	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
+func (n *Notifier) weeklyRun(parent context.Context, now time.Time) {
+	ctx, cancel := context.WithTimeout(parent, sendTimeout)
 	defer cancel()
-	if err := n.SendWeeklyDigests(ctx, now); err != nil {
+	if err := n.SendWeeklyDigests(ctx, now); err != nil && parent.Err() == nil { // not when stopping
 		slog.Error("alerts: weekly digests", "error", err)
 	}
 }
