@@ -7,6 +7,7 @@ import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Change } from '../../trends/components/change'
 import { fmtInt } from '../../../lib/format'
 import { Button } from '../../../components/ui/button'
+import { AlertSettingsCard } from './alert-settings'
 
 export function WatchlistPage() {
   const sel = useSelection()
@@ -51,6 +52,7 @@ export function WatchlistPage() {
           </table>
         </>
       )}
+      <AlertSettingsCard />
     </section>
   )
 }
