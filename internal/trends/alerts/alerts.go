@@ -144,7 +144,7 @@ func (n *Notifier) sendImportDigest(ctx context.Context, u store.AlertRecipient,
 		key := fmt.Sprintf("import:%d:%s", m.Dataset.ID, m.Period.Start.Format(time.DateOnly))
 		claimed, err := n.st.ClaimAlertDigest(ctx, u.UserID, key, n.now())
 		if err != nil {
-			return err
+			return errors.Join(err, n.release(ctx, u, keys))
 		}
 		if claimed {
 			sections, keys = append(sections, m), append(keys, key)
@@ -159,16 +159,19 @@ func (n *Notifier) sendImportDigest(ctx context.Context, u store.AlertRecipient,
 // deliver sends the mail; when it fails the claims are released so nothing is marked sent
 // that was not.
 func (n *Notifier) deliver(ctx context.Context, u store.AlertRecipient, keys []string, msg mail.Message) error {
-	err := n.send.Send(ctx, msg)
-	if err == nil {
-		return nil
+	if err := n.send.Send(ctx, msg); err != nil {
+		return errors.Join(err, n.release(ctx, u, keys))
 	}
-	release, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	return nil
+}
+
+// release forgets claims (even when ctx has ended: they must not stay marked sent).
+func (n *Notifier) release(ctx context.Context, u store.AlertRecipient, keys []string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	var errs []error
 	for _, k := range keys {
-		if rerr := n.st.ReleaseAlertDigest(release, u.UserID, k); rerr != nil {
-			err = errors.Join(err, rerr)
-		}
+		errs = append(errs, n.st.ReleaseAlertDigest(ctx, u.UserID, k))
 	}
-	return err
+	return errors.Join(errs...)
 }

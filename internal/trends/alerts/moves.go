@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -52,11 +53,10 @@ type Breakout struct {
 
 // Limits keep the work per import and the mail bounded whatever the watchlist holds.
 const (
-	termsPerProduct    = 200 // terms read per watched product or brand (best ranked first)
+	slotChangesLimit   = 500 // top-3 changes read per kind (products, brands), best-ranked terms first
 	breakoutsPerPhrase = 20  // breakouts read per watched root word
 	breakoutWindow     = 4   // periods a breakout's rise is measured over (warehouse's ch_4)
-	historyBatch       = warehouse.MaxCompare
-	maxItemsPerGroup   = 20 // lines per group of the mail; the rest is counted
+	maxItemsPerGroup   = 20  // lines per group of the mail; the rest is counted
 )
 
 // moves reads what moved in a dataset for the watched items, or nil when the dataset has
@@ -79,65 +79,38 @@ func (n *Notifier) moves(ctx context.Context, workspaceID string, datasetID int,
 	m := &Moves{Workspace: workspaceID, Dataset: *d,
 		Period:   report.Period{Kind: d.Kind, Start: last.Start, End: last.End},
 		Previous: report.Period{Kind: d.Kind, Start: prev.Start, End: prev.End}}
-	var terms []string
+	byKind := map[string][]string{}
 	for _, it := range items {
-		switch it.Kind {
-		case "term":
-			terms = append(terms, it.Value)
-		case "asin", "brand":
-			if err := m.addPresence(ctx, n.wh, it); err != nil {
-				return nil, err
-			}
-		}
+		byKind[it.Kind] = append(byKind[it.Kind], it.Value)
 	}
-	if err := m.addTerms(ctx, n.wh, terms); err != nil {
+	if err := m.addTerms(ctx, n.wh, byKind["term"]); err != nil {
 		return nil, err
 	}
-	for _, phrase := range terms {
-		if err := m.addBreakouts(ctx, n.wh, phrase); err != nil {
+	for _, kind := range []string{"asin", "brand"} {
+		if err := m.addSlotChanges(ctx, n.wh, kind, byKind[kind]); err != nil {
 			return nil, err
 		}
 	}
+	if err := m.addBreakouts(ctx, n.wh, byKind["term"]); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(m.Ranks, func(i, j int) bool { return m.Ranks[i].size() > m.Ranks[j].size() })
-	sort.SliceStable(m.Breakouts, func(i, j int) bool { return m.Breakouts[i].Rank < m.Breakouts[j].Rank })
 	return m, nil
 }
 
-// addTerms reads the watched terms' histories: their rank move and top-3 products.
+// addTerms reads the watched terms' rank moves and the products entering or leaving their top 3.
 func (m *Moves) addTerms(ctx context.Context, wh *warehouse.Warehouse, terms []string) error {
-	for from := 0; from < len(terms); from += historyBatch {
-		hs, err := wh.TermHistories(ctx, &m.Dataset, terms[from:min(from+historyBatch, len(terms))])
-		if err != nil {
-			return fmt.Errorf("alerts: term histories: %w", err)
-		}
-		for _, h := range hs {
-			old, cur := m.pointAt(h.Points, m.Previous), m.pointAt(h.Points, m.Period)
-			if old.Rank == nil && cur.Rank == nil {
-				continue
-			}
-			m.Ranks = append(m.Ranks, RankMove{Term: h.Term, Old: rankOf(old), New: rankOf(cur)})
-			if old.Rank != nil && cur.Rank != nil { // a term out of the report has no top 3 to compare
-				m.addProductChanges(h.Term, old.Products, cur.Products)
-			}
+	pairs, err := wh.TermPairs(ctx, &m.Dataset, terms, m.Previous.Start, m.Period.Start)
+	if err != nil {
+		return fmt.Errorf("alerts: watched terms: %w", err)
+	}
+	for _, p := range pairs {
+		m.Ranks = append(m.Ranks, RankMove{Term: p.Term, Old: p.Rank[0], New: p.Rank[1]})
+		if p.Rank[0] > 0 && p.Rank[1] > 0 { // a term out of the report has no top 3 to compare
+			m.addProductChanges(p.Term, p.Products[0], p.Products[1])
 		}
 	}
 	return nil
-}
-
-func (m *Moves) pointAt(points []warehouse.HistoryPoint, p report.Period) warehouse.HistoryPoint {
-	for _, pt := range points {
-		if pt.Start.Equal(p.Start) {
-			return pt
-		}
-	}
-	return warehouse.HistoryPoint{}
-}
-
-func rankOf(p warehouse.HistoryPoint) int {
-	if p.Rank == nil {
-		return 0
-	}
-	return *p.Rank
 }
 
 // addProductChanges lists the products that entered or left a watched term's top 3.
@@ -151,71 +124,54 @@ func (m *Moves) addProductChanges(term string, old, cur []warehouse.ProductShare
 		return false
 	}
 	for _, p := range cur {
-		if p.ASIN != "" && !in(old, p.ASIN) {
+		if !in(old, p.ASIN) {
 			m.Tops = append(m.Tops, TopChange{Term: term, Watched: "term", Who: p.ASIN, Title: p.Title, Entered: true})
 		}
 	}
 	for _, p := range old {
-		if p.ASIN != "" && !in(cur, p.ASIN) {
+		if !in(cur, p.ASIN) {
 			m.Tops = append(m.Tops, TopChange{Term: term, Watched: "term", Who: p.ASIN, Title: p.Title})
 		}
 	}
 }
 
-// addPresence lists the terms whose top 3 a watched product or brand entered or left.
-func (m *Moves) addPresence(ctx context.Context, wh *warehouse.Warehouse, it store.WatchlistItem) error {
-	var p *warehouse.Presence
-	var err error
-	if it.Kind == "asin" {
-		p, err = wh.ProductTerms(ctx, &m.Dataset, it.Value, termsPerProduct)
-	} else {
-		p, err = wh.BrandTerms(ctx, &m.Dataset, it.Value, termsPerProduct)
+// addSlotChanges lists the terms whose top 3 a watched product (kind "asin") or brand entered or left.
+func (m *Moves) addSlotChanges(ctx context.Context, wh *warehouse.Warehouse, kind string, keys []string) error {
+	changes, err := wh.SlotChanges(ctx, &m.Dataset, kind, keys, m.Previous.Start, m.Period.Start, slotChangesLimit)
+	if err != nil {
+		return fmt.Errorf("alerts: watched %ss: %w", kind, err)
 	}
-	if errors.Is(err, warehouse.ErrNotFound) { // never seen in any report
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("alerts: %s terms: %w", it.Kind, err)
-	}
-	for _, ts := range p.Terms {
-		var before, now bool
-		for _, pt := range ts.Points {
-			before = before || pt.Start.Equal(m.Previous.Start)
-			now = now || pt.Start.Equal(m.Period.Start)
-		}
-		if before != now {
-			m.Tops = append(m.Tops, TopChange{Term: ts.Term, Watched: it.Kind, Who: p.Key, Title: p.Title, Entered: now})
-		}
+	for _, c := range changes {
+		m.Tops = append(m.Tops, TopChange{Term: c.Term, Watched: kind, Who: c.Key, Title: c.Title, Entered: c.Entered})
 	}
 	return nil
 }
 
-// addBreakouts lists the breakouts among the terms containing phrase that were not breakouts
-// the period before.
-func (m *Moves) addBreakouts(ctx context.Context, wh *warehouse.Warehouse, phrase string) error {
-	page, err := wh.Explore(ctx, &m.Dataset, warehouse.ExploreQuery{Search: phrase, List: "breakouts", Window: breakoutWindow, Sort: "rank", Limit: breakoutsPerPhrase})
+// addBreakouts lists the breakouts among the terms containing a watched term (a root word)
+// that were not breakouts the period before; a term matching several root words is listed once.
+func (m *Moves) addBreakouts(ctx context.Context, wh *warehouse.Warehouse, phrases []string) error {
+	found, err := wh.BreakoutsContaining(ctx, &m.Dataset, phrases, breakoutsPerPhrase)
 	if err != nil {
 		return fmt.Errorf("alerts: breakouts: %w", err)
 	}
-	for _, r := range page.Rows {
-		if wasBreakout(r.Spark) || m.hasBreakout(r.Term) {
+	asWatched := map[string]string{} // the lowercased phrase the warehouse answers -> as watched
+	for _, p := range phrases {
+		asWatched[strings.ToLower(p)] = p
+	}
+	seen := map[string]bool{}
+	for _, b := range found {
+		if seen[b.Term] || wasBreakout(b.Spark) {
 			continue
 		}
-		b := Breakout{Term: r.Term, Phrase: phrase, Rank: r.Rank, New: r.New}
-		if r.Ranks[1] != nil {
-			b.RankAgo = *r.Ranks[1]
+		seen[b.Term] = true
+		br := Breakout{Term: b.Term, Phrase: asWatched[b.Phrase], Rank: b.Rank, New: b.New}
+		if b.RankAgo != nil {
+			br.RankAgo = *b.RankAgo
 		}
-		m.Breakouts = append(m.Breakouts, b)
+		m.Breakouts = append(m.Breakouts, br)
 	}
+	sort.SliceStable(m.Breakouts, func(i, j int) bool { return m.Breakouts[i].Rank < m.Breakouts[j].Rank })
 	return nil
-}
-
-func (m *Moves) hasBreakout(term string) bool {
-	for _, b := range m.Breakouts {
-		if b.Term == term {
-			return true
-		}
-	}
-	return false
 }
 
 // wasBreakout applies the warehouse's breakout rule (stats.go: new, or risen 2x over 4 periods

@@ -104,7 +104,7 @@ func (w *weeklyRun) send(ctx context.Context, u store.AlertRecipient, key string
 	for _, ws := range u.Workspaces {
 		ms, err := w.workspaceMoves(ctx, ws)
 		if err != nil {
-			return errors.Join(err, w.n.st.ReleaseAlertDigest(context.WithoutCancel(ctx), u.UserID, key))
+			return errors.Join(err, w.n.release(ctx, u, []string{key}))
 		}
 		for _, m := range ms {
 			if m.worthMailing(u.Threshold) {
