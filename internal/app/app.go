@@ -14,6 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/bearer"
+	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
@@ -29,9 +31,12 @@ import (
 type App struct {
 	Handler   http.Handler
 	Auth      *auth.Service
+	Billing   *billing.Billing
 	Warehouse *warehouse.Warehouse
-	Alerts    *alerts.Notifier // alert digests; the server starts its weekly scheduler
-	closers   []func() error
+	// Demo reports the demo workspace's first generation to the API (cli runs it).
+	Demo    *trends.DemoProgress
+	Alerts  *alerts.Notifier // alert digests; the server starts its weekly scheduler
+	closers []func() error
 }
 
 // Options are what the caller decides beyond the configuration.
@@ -74,9 +79,13 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
-	a.Auth.OnUserCreated = func(ctx context.Context, u *store.User) error {
-		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	a.Billing = billing.New(cfg.Billing)
+	if err := a.Auth.Use(plugins(a.Billing)...); err != nil {
+		return nil, err
 	}
+	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
+		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
+	})
 	deps.Auth = a.Auth.Handler()
 	if a.Warehouse, err = warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory); err != nil {
 		return nil, err
@@ -92,13 +101,40 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	// The notifier closes after the import worker (closers run in reverse) and before the
 	// warehouse, so no digest is started or still reading when the warehouse closes.
 	a.Alerts = alerts.New(cfg.BaseURL, st, a.Warehouse, sender, opts.Secret)
+	a.Alerts.SetPlans(a.Billing.PlanOf)
 	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
+	trendsSvc.SetPlans(a.Billing.PlanOf)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
+	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
+	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
 	a.Handler = server.New(cfg, deps)
 	return a, nil
+}
+
+// usage counts what a workspace uses of its plan, for the billing page.
+func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
+	return func(ctx context.Context, ws string) (billing.Usage, error) {
+		var u billing.Usage
+		ds, err := wh.Datasets(ctx, ws)
+		if err != nil {
+			return u, err
+		}
+		items, err := st.Watchlist(ctx, ws)
+		if err != nil {
+			return u, err
+		}
+		members, err := st.MemberCount(ctx, ws)
+		u.Datasets, u.WatchlistItems, u.Seats = len(ds), len(items), members
+		return u, err
+	}
+}
+
+// plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
+func plugins(b *billing.Billing) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -85,9 +85,9 @@ func (s *Service) decodeCookieCache(value string, now time.Time) (*cachePayload,
 	return &p, time.UnixMilli(env.ExpiresAt), true
 }
 
-// setSessionCookies writes the token cookie (browser-session only when dontRemember), the
+// SetSessionCookies writes the token cookie (browser-session only when dontRemember), the
 // dont_remember marker and the cache cookie, as Better Auth's setSessionCookie does.
-func (s *Service) setSessionCookies(w http.ResponseWriter, r *http.Request, sess SessionJSON, user UserJSON, dontRemember bool) {
+func (s *Service) SetSessionCookies(w http.ResponseWriter, r *http.Request, sess SessionJSON, user UserJSON, dontRemember bool) {
 	maxAge := s.cfg.AuthSessionExpiresIn
 	if dontRemember {
 		maxAge = 0

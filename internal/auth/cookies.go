@@ -101,3 +101,10 @@ func (s *Service) clearSessionCookies(w http.ResponseWriter) {
 		s.setCookie(w, n, "", -1)
 	}
 }
+
+// SessionCookieName is the session token cookie's name (with __Secure- on https).
+func (s *Service) SessionCookieName() string { return s.cookies.sessionToken }
+
+// VerifySigned checks a signed value ("value.signature", as the session cookie holds) and
+// returns the value.
+func (s *Service) VerifySigned(signed string) (string, bool) { return unsign(s.secret, signed) }

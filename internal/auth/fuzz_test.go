@@ -28,7 +28,7 @@ func FuzzSafeURL(f *testing.F) {
 	}
 	s := fuzzService(f)
 	f.Fuzz(func(t *testing.T, raw string) {
-		if !s.safeURL(raw) || raw == "" {
+		if !s.SafeURL(raw) || raw == "" {
 			return
 		}
 		// Resolve as a browser would, against the app's own URL.
@@ -52,7 +52,7 @@ func FuzzDecodeSignIn(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("POST", "/api/auth/sign-in/email", strings.NewReader(body))
 		var b signInBody
-		err := decode(httptest.NewRecorder(), r, &b)
+		err := Decode(httptest.NewRecorder(), r, &b)
 		if err == nil {
 			err = b.validate()
 		}

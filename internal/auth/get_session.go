@@ -20,7 +20,7 @@ func (s *Service) getSession(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, httpx.BadRequest("[query.disableCookieCache] Invalid input: expected boolean"))
 		return
 	}
-	l, err := s.currentSession(w, r, !disableCache)
+	l, err := s.CurrentSession(w, r, !disableCache)
 	if err != nil {
 		writeErr(w, r, err)
 		return
@@ -34,27 +34,27 @@ func (s *Service) getSession(w http.ResponseWriter, r *http.Request) {
 		w.Write(l.body)
 		return
 	}
-	if l.fromCache || l.dontRemember || disableRefresh {
+	if l.fromCache || l.DontRemember || disableRefresh {
 		if !l.fromCache && !disableRefresh {
-			s.setCacheCookie(w, l.session, l.user, l.dontRemember)
+			s.setCacheCookie(w, l.Session, l.User, l.DontRemember)
 		}
-		httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.session, User: l.user})
+		httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.Session, User: l.User})
 		return
 	}
 	now := s.now()
 	expiresIn, updateAge := s.cfg.AuthSessionExpiresIn, s.cfg.AuthSessionUpdateAge
-	if !time.Time(l.session.ExpiresAt).Add(-expiresIn).Add(updateAge).After(now) {
+	if !time.Time(l.Session.ExpiresAt).Add(-expiresIn).Add(updateAge).After(now) {
 		exp := now.Add(expiresIn)
-		if err := s.store.ExtendSession(r.Context(), l.session.Token, exp, now); err != nil {
+		if err := s.store.ExtendSession(r.Context(), l.Session.Token, exp, now); err != nil {
 			writeErr(w, r, err)
 			return
 		}
-		l.session.ExpiresAt, l.session.UpdatedAt = isoTime(exp), isoTime(now)
-		s.setSessionCookies(w, r, l.session, l.user, false)
+		l.Session.ExpiresAt, l.Session.UpdatedAt = isoTime(exp), isoTime(now)
+		s.SetSessionCookies(w, r, l.Session, l.User, false)
 	} else {
-		s.setCacheCookie(w, l.session, l.user, false)
+		s.setCacheCookie(w, l.Session, l.User, false)
 	}
-	httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.session, User: l.user})
+	httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.Session, User: l.User})
 }
 
 // queryBool parses an optional boolean query value ("" is false).

@@ -32,7 +32,7 @@ func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 	fetchMetadata := site != "" || mode != "" || h.Get("Sec-Fetch-Dest") != ""
 	if !hasCookies {
 		if site == "cross-site" && mode == "navigate" {
-			return errInvalidRequest
+			return ErrInvalidRequest
 		}
 		if !fetchMetadata {
 			return nil // server-to-server callers carry neither cookies nor fetch metadata
@@ -43,10 +43,10 @@ func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 		origin = h.Get("Referer")
 	}
 	if origin == "" || origin == "null" {
-		return errMissingOrigin
+		return ErrMissingOrigin
 	}
 	if !s.trustedOrigin(origin) {
-		return errInvalidOrigin
+		return ErrInvalidOrigin
 	}
 	return nil
 }
@@ -69,10 +69,10 @@ func (s *Service) trustedOrigin(rawURL string) bool {
 	return false
 }
 
-// safeURL reports whether a callback/redirect target is a same-site relative path or an
+// SafeURL reports whether a callback/redirect target is a same-site relative path or an
 // absolute URL on a trusted origin. Protocol-relative ("//evil"), backslash tricks and
 // javascript: URLs are refused.
-func (s *Service) safeURL(raw string) bool {
+func (s *Service) SafeURL(raw string) bool {
 	if raw == "" {
 		return true
 	}
@@ -93,17 +93,17 @@ func (s *Service) safeURL(raw string) bool {
 	return s.trustedOrigin(raw)
 }
 
-// checkURLs validates the optional URL fields of a request, each with its own message.
-func (s *Service) checkURLs(callbackURL, redirectTo, errorCallbackURL, newUserCallbackURL string) *httpx.Error {
+// CheckURLs validates the optional URL Fields of a request, each with its own message.
+func (s *Service) CheckURLs(callbackURL, redirectTo, errorCallbackURL, newUserCallbackURL string) *httpx.Error {
 	switch {
-	case !s.safeURL(callbackURL):
-		return errInvalidCallbackURL
-	case !s.safeURL(redirectTo):
-		return errInvalidRedirectURL
-	case !s.safeURL(errorCallbackURL):
-		return errInvalidErrorCallback
-	case !s.safeURL(newUserCallbackURL):
-		return errInvalidNewUserCallbck
+	case !s.SafeURL(callbackURL):
+		return ErrInvalidCallbackURL
+	case !s.SafeURL(redirectTo):
+		return ErrInvalidRedirectURL
+	case !s.SafeURL(errorCallbackURL):
+		return ErrInvalidErrorCallback
+	case !s.SafeURL(newUserCallbackURL):
+		return ErrInvalidNewUserCallback
 	}
 	return nil
 }

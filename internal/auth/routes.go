@@ -2,35 +2,47 @@ package auth
 
 import "net/http"
 
-// routes is the protocol's route table: grep a path, land on its handler.
-func (s *Service) routes() http.Handler {
+// coreRoutes is the protocol's route table: grep a path, land on its handler. Plugins add
+// theirs with Handle.
+func (s *Service) coreRoutes() {
+	s.Handle("GET /ok", s.ok, NoLimit)
+	s.Handle("GET /error", s.errorPage)
+	s.Handle("POST /sign-up/email", s.signUpEmail, strict10s)
+	s.Handle("POST /sign-in/email", s.signInEmail, strict10s)
+	s.Handle("POST /sign-out", s.signOut)
+	s.Handle("GET /get-session", s.getSession, NoLimit)
+	s.Handle("POST /send-verification-email", s.sendVerificationEmail, strict60s)
+	s.Handle("GET /verify-email", s.verifyEmail)
+	s.Handle("POST /request-password-reset", s.requestPasswordReset, strict60s)
+	s.Handle("POST /forget-password", s.requestPasswordReset, strict60s) // the spec's alias
+	s.Handle("GET /reset-password/{token}", s.resetPasswordCallback)
+	s.Handle("POST /reset-password", s.resetPassword)
+	s.Handle("POST /update-user", s.updateUser)
+	s.Handle("POST /change-password", s.changePassword, strict10s)
+	s.Handle("POST /change-email", s.changeEmail, strict10s)
+	s.Handle("POST /delete-user", s.deleteUser)
+	s.Handle("GET /delete-user/callback", s.deleteUserCallback)
+	s.Handle("GET /list-sessions", s.listSessions)
+	s.Handle("POST /revoke-session", s.revokeSession)
+	s.Handle("POST /revoke-sessions", s.revokeSessions)
+	s.Handle("POST /revoke-other-sessions", s.revokeOtherSessions)
+	s.Handle("GET /list-accounts", s.listAccounts)
+	s.Handle("POST /unlink-account", s.unlinkAccount)
+	s.Handle("GET /account-info", s.accountInfo)  // as Better Auth's client calls it
+	s.Handle("POST /account-info", s.accountInfo) // as the spec names it
+}
+
+// mux builds the route table into a ServeMux. Each route is rate limited by its own rule, so an
+// attacker's random paths never reach the limiter's store.
+func (s *Service) mux() *http.ServeMux {
 	mux := http.NewServeMux()
-	p := BasePath
-	mux.HandleFunc("GET "+p+"/ok", s.ok)
-	mux.HandleFunc("GET "+p+"/error", s.errorPage)
-	mux.HandleFunc("POST "+p+"/sign-up/email", s.signUpEmail)
-	mux.HandleFunc("POST "+p+"/sign-in/email", s.signInEmail)
-	mux.HandleFunc("POST "+p+"/sign-out", s.signOut)
-	mux.HandleFunc("GET "+p+"/get-session", s.getSession)
-	mux.HandleFunc("POST "+p+"/send-verification-email", s.sendVerificationEmail)
-	mux.HandleFunc("GET "+p+"/verify-email", s.verifyEmail)
-	mux.HandleFunc("POST "+p+"/request-password-reset", s.requestPasswordReset)
-	mux.HandleFunc("POST "+p+"/forget-password", s.requestPasswordReset) // the spec's alias
-	mux.HandleFunc("GET "+p+"/reset-password/{token}", s.resetPasswordCallback)
-	mux.HandleFunc("POST "+p+"/reset-password", s.resetPassword)
-	mux.HandleFunc("POST "+p+"/update-user", s.updateUser)
-	mux.HandleFunc("POST "+p+"/change-password", s.changePassword)
-	mux.HandleFunc("POST "+p+"/change-email", s.changeEmail)
-	mux.HandleFunc("POST "+p+"/delete-user", s.deleteUser)
-	mux.HandleFunc("GET "+p+"/delete-user/callback", s.deleteUserCallback)
-	mux.HandleFunc("GET "+p+"/list-sessions", s.listSessions)
-	mux.HandleFunc("POST "+p+"/revoke-session", s.revokeSession)
-	mux.HandleFunc("POST "+p+"/revoke-sessions", s.revokeSessions)
-	mux.HandleFunc("POST "+p+"/revoke-other-sessions", s.revokeOtherSessions)
-	mux.HandleFunc("GET "+p+"/list-accounts", s.listAccounts)
-	mux.HandleFunc("POST "+p+"/unlink-account", s.unlinkAccount)
-	mux.HandleFunc("GET "+p+"/account-info", s.accountInfo)  // as Better Auth's client calls it
-	mux.HandleFunc("POST "+p+"/account-info", s.accountInfo) // as the spec names it
-	mux.HandleFunc(p+"/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, r, errNotFound) })
+	for _, rt := range s.table {
+		rule := defaultRule
+		if rt.rule != nil {
+			rule = *rt.rule
+		}
+		mux.Handle(rt.method+" "+BasePath+rt.path, s.limited(rt.path, rule, rt.handler))
+	}
+	mux.HandleFunc(BasePath+"/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, r, ErrNotFound) })
 	return mux
 }

@@ -30,9 +30,17 @@ type Service struct {
 	now     func() time.Time
 	memo    cacheMemo
 
-	// OnUserCreated runs after sign-up created a user (cli wires the personal workspace here).
-	// An error is logged; the account exists either way.
-	OnUserCreated func(ctx context.Context, u *store.User) error
+	// Registered by the core's own endpoints and by plugins (core.go).
+	plugins          []string
+	table            []route
+	wrappers         []func(http.Handler) http.Handler
+	tokenSources     []TokenSource
+	userFields       []FieldsFunc
+	sessionFields    []FieldsFunc
+	userCreatedHooks []func(context.Context, *store.User) error
+	userUpdatedHooks []func(context.Context, *store.User) error
+	userDeletedHooks []func(context.Context, string) error
+	beforeSession    []func(context.Context, *store.User) error
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).
@@ -40,27 +48,36 @@ func New(cfg *config.Config, st *store.Store, sender mail.Sender, limiter rateli
 	if limiter == nil {
 		limiter = ratelimit.Off{}
 	}
-	return &Service{
+	s := &Service{
 		cfg: cfg, store: st, mail: sender, limiter: limiter, secret: []byte(secret),
 		cookies: newCookieNames(cfg.BaseURL.Scheme == "https"),
 		now:     func() time.Time { return time.Now().UTC() },
 	}
+	s.coreRoutes()
+	return s
 }
 
 // SetClock replaces the clock (tests of expiry and refresh).
 func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
-// Handler returns the /api/auth handler: origin checks and rate limits, then the route table.
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
+
+// Handler returns the /api/auth handler: plugin wrappers and origin checks, then the route
+// table (the core's endpoints and every plugin's, each behind its rate limit).
 func (s *Service) Handler() http.Handler {
-	return s.rateLimit(s.originCheck(s.routes()))
+	h := s.originCheck(s.mux())
+	for _, mw := range s.wrappers {
+		h = mw(h)
+	}
+	return h
 }
 
-// userCreated runs the OnUserCreated hook.
+// userCreated runs the user-created hooks.
 func (s *Service) userCreated(ctx context.Context, u *store.User) {
-	if s.OnUserCreated == nil {
-		return
-	}
-	if err := s.OnUserCreated(ctx, u); err != nil {
-		slog.Error("auth: user-created hook", "user", u.ID, "error", err)
+	for _, h := range s.userCreatedHooks {
+		if err := h(ctx, u); err != nil {
+			slog.Error("auth: user-created hook", "user", u.ID, "error", err)
+		}
 	}
 }

@@ -13,8 +13,14 @@ import (
 
 func writeErr(w http.ResponseWriter, r *http.Request, err error) { httpx.WriteError(w, r, err) }
 
-// createSession stores a new session for u from request r.
-func (s *Service) createSession(ctx context.Context, r *http.Request, userID string, dontRemember bool) (*store.Session, error) {
+// CreateSession stores a new session for u from request r, after the before-session hooks (a
+// banned user is refused there). It sets no cookie: SetSessionCookies does.
+func (s *Service) CreateSession(ctx context.Context, r *http.Request, u *store.User, dontRemember bool) (*store.Session, error) {
+	for _, h := range s.beforeSession {
+		if err := h(ctx, u); err != nil {
+			return nil, err
+		}
+	}
 	now := s.now()
 	exp := now.Add(s.cfg.AuthSessionExpiresIn)
 	if dontRemember {
@@ -23,11 +29,40 @@ func (s *Service) createSession(ctx context.Context, r *http.Request, userID str
 		exp = now.Add(24 * time.Hour)
 	}
 	ip, ua := clientIP(r), r.UserAgent()
-	x := &store.Session{ID: randomID(32), Token: randomID(32), UserID: userID, ExpiresAt: exp, CreatedAt: now, UpdatedAt: now, IPAddress: &ip, UserAgent: &ua}
+	x := &store.Session{ID: randomID(32), Token: randomID(32), UserID: u.ID, ExpiresAt: exp, CreatedAt: now, UpdatedAt: now, IPAddress: &ip, UserAgent: &ua}
 	if err := s.store.CreateSession(ctx, x); err != nil {
 		return nil, err
 	}
 	return x, nil
+}
+
+// SignIn creates a session for u and sets its cookies: what every sign-in path ends with. It
+// returns the session and the user as answers carry them (with plugin Fields).
+func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User, dontRemember bool) (SessionJSON, UserJSON, error) {
+	x, err := s.CreateSession(r.Context(), r, u, dontRemember)
+	if err != nil {
+		return SessionJSON{}, UserJSON{}, err
+	}
+	sess, user, err := s.Answer(r.Context(), x, u)
+	if err != nil {
+		return sess, user, err
+	}
+	s.SetSessionCookies(w, r, sess, user, dontRemember)
+	return sess, user, nil
+}
+
+// Answer turns stored rows into the session and user answers, with the plugins' Fields.
+func (s *Service) Answer(ctx context.Context, x *store.Session, u *store.User) (SessionJSON, UserJSON, error) {
+	sess, user := sessionJSON(x), userJSON(u)
+	err := s.withFields(ctx, &sess, &user)
+	return sess, user, err
+}
+
+// UserAnswer is a user as answers carry it (with the plugins' Fields).
+func (s *Service) UserAnswer(ctx context.Context, u *store.User) (UserJSON, error) {
+	user := userJSON(u)
+	err := s.withFields(ctx, nil, &user)
+	return user, err
 }
 
 func clientIP(r *http.Request) string {
@@ -38,28 +73,43 @@ func clientIP(r *http.Request) string {
 	return host
 }
 
-// lookup is what get-session and RequireSession share.
-type lookup struct {
-	session      SessionJSON
-	user         UserJSON
-	fromCache    bool
-	dontRemember bool
+// Current is the signed-in caller: the session and user answers, and whether the browser asked
+// not to be remembered.
+type Current struct {
+	Session      SessionJSON
+	User         UserJSON
+	DontRemember bool
+	Bearer       bool   // the token came from a token source (Authorization header), not a cookie
+	fromCache    bool   // read from the session-data cookie, not the database
 	body         []byte // get-session's answer, when the cookie cache already holds it
 }
 
-// currentSession finds the request's session: from the cache cookie when allowed and fresh,
+// sessionToken is the request's session token: the signed cookie, else a token source's.
+func (s *Service) sessionToken(r *http.Request) (token string, bearer bool) {
+	if t := s.readSigned(r, s.cookies.sessionToken); t != "" {
+		return t, false
+	}
+	for _, src := range s.tokenSources {
+		if t := src(r); t != "" {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// CurrentSession finds the request's session: from the cache cookie when allowed and fresh,
 // otherwise from the database (deleting it if expired). It writes cookie changes to w.
 // It returns nil when there is no valid session.
-func (s *Service) currentSession(w http.ResponseWriter, r *http.Request, useCache bool) (*lookup, error) {
-	token := s.readSigned(r, s.cookies.sessionToken)
+func (s *Service) CurrentSession(w http.ResponseWriter, r *http.Request, useCache bool) (*Current, error) {
+	token, bearer := s.sessionToken(r)
 	if token == "" {
 		return nil, nil
 	}
 	dontRemember := s.readSigned(r, s.cookies.dontRemember) != ""
-	if c, err := r.Cookie(s.cookies.sessionData); err == nil && c.Value != "" && useCache {
+	if c, err := r.Cookie(s.cookies.sessionData); err == nil && c.Value != "" && useCache && !bearer {
 		now := s.now()
 		if e, ok := s.memo.get(c.Value, now); ok && equalConstantTime(e.payload.Session.Token, token) {
-			return &lookup{session: e.payload.Session, user: e.payload.User, fromCache: true, dontRemember: dontRemember, body: e.body}, nil
+			return &Current{Session: e.payload.Session, User: e.payload.User, fromCache: true, DontRemember: dontRemember, body: e.body}, nil
 		}
 		if p, exp, ok := s.decodeCookieCache(c.Value, now); ok && equalConstantTime(p.Session.Token, token) {
 			body := compactJSON(SessionResponse{Session: p.Session, User: p.User})
@@ -67,35 +117,37 @@ func (s *Service) currentSession(w http.ResponseWriter, r *http.Request, useCach
 				exp = sessExp
 			}
 			s.memo.put(c.Value, memoEntry{payload: p, body: append(body, '\n'), expiresAt: exp})
-			return &lookup{session: p.Session, user: p.User, fromCache: true, dontRemember: dontRemember}, nil
+			return &Current{Session: p.Session, User: p.User, fromCache: true, DontRemember: dontRemember}, nil
 		}
 		s.setCookie(w, s.cookies.sessionData, "", -1)
 	}
 	sess, user, err := s.store.SessionAndUser(r.Context(), token)
 	if errors.Is(err, store.ErrNotFound) {
-		s.clearSessionCookies(w)
+		if !bearer {
+			s.clearSessionCookies(w)
+		}
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	if sess.ExpiresAt.Before(s.now()) {
-		s.clearSessionCookies(w)
+		if !bearer {
+			s.clearSessionCookies(w)
+		}
 		if err := s.store.DeleteSession(r.Context(), token); err != nil {
 			return nil, err
 		}
 		return nil, nil
 	}
-	return &lookup{session: sessionJSON(sess), user: userJSON(user), dontRemember: dontRemember}, nil
+	sj, uj, err := s.Answer(r.Context(), sess, user)
+	if err != nil {
+		return nil, err
+	}
+	return &Current{Session: sj, User: uj, DontRemember: dontRemember, Bearer: bearer}, nil
 }
 
 type ctxKey struct{}
-
-// Current is the signed-in caller, as RequireSession puts it in the request context.
-type Current struct {
-	Session SessionJSON
-	User    UserJSON
-}
 
 // SessionFrom returns the caller RequireSession found.
 func SessionFrom(ctx context.Context) (*Current, bool) {
@@ -104,21 +156,39 @@ func SessionFrom(ctx context.Context) (*Current, bool) {
 }
 
 // RequireSession lets only signed-in callers through, answering Better Auth's 401 otherwise.
-// Other packages (trends, account screens) mount their handlers behind it.
+// Other packages (trends, account screens) mount their handlers behind it. Reads (GET, HEAD)
+// may trust the 60 s session-data cookie; anything that changes state reads the session from
+// the database, so a signed-out, revoked or deleted session cannot change anything.
 func (s *Service) RequireSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.currentSession(w, r, true)
+		useCache := r.Method == http.MethodGet || r.Method == http.MethodHead
+		l, err := s.CurrentSession(w, r, useCache)
 		if err != nil {
 			writeErr(w, r, err)
 			return
 		}
 		if l == nil {
-			writeErr(w, r, errUnauthorized)
+			writeErr(w, r, ErrUnauthorized)
 			return
 		}
-		ctx := context.WithValue(r.Context(), ctxKey{}, &Current{Session: l.session, User: l.user})
+		ctx := context.WithValue(r.Context(), ctxKey{}, l)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// RequireUser is RequireSession for a handler of this package or a plugin: it answers 401 and
+// returns false when there is no session.
+func (s *Service) RequireUser(w http.ResponseWriter, r *http.Request) (*Current, bool) {
+	l, err := s.CurrentSession(w, r, true)
+	if err != nil {
+		writeErr(w, r, err)
+		return nil, false
+	}
+	if l == nil {
+		writeErr(w, r, ErrUnauthorized)
+		return nil, false
+	}
+	return l, true
 }
 
 // UserID returns the signed-in user's id for r, reading the session like RequireSession.
@@ -126,9 +196,19 @@ func (s *Service) UserID(w http.ResponseWriter, r *http.Request) (string, bool) 
 	if c, ok := SessionFrom(r.Context()); ok {
 		return c.User.ID, true
 	}
-	l, err := s.currentSession(w, r, true)
+	l, err := s.CurrentSession(w, r, true)
 	if err != nil || l == nil {
 		return "", false
 	}
-	return l.user.ID, true
+	return l.User.ID, true
+}
+
+// RevokeSession deletes one session by token.
+func (s *Service) RevokeSession(ctx context.Context, token string) error {
+	return s.store.DeleteSession(ctx, token)
+}
+
+// RevokeUserSessions deletes every session of a user but keepToken's ("" keeps none).
+func (s *Service) RevokeUserSessions(ctx context.Context, userID, keepToken string) error {
+	return s.store.DeleteUserSessions(ctx, userID, keepToken)
 }

@@ -18,31 +18,31 @@ type signInBody struct {
 }
 
 func (b *signInBody) validate() error {
-	var f fields
-	f.required("email", b.Email)
-	f.required("password", b.Password)
-	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
-	return f.err()
+	var f Fields
+	f.Required("email", b.Email)
+	f.Required("password", b.Password)
+	f.MaxLen("callbackURL", b.CallbackURL, maxURLLen)
+	return f.Err()
 }
 
 // signInEmail checks the password against the credential account and starts a session.
 // Unknown emails cost a hash too, so timing does not tell which accounts exist.
 func (s *Service) signInEmail(w http.ResponseWriter, r *http.Request) {
 	var b signInBody
-	if !readJSON(w, r, &b, b.validate) {
+	if !ReadJSON(w, r, &b, b.validate) {
 		return
 	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
+	if err := s.CheckURLs(str(b.CallbackURL), "", "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}
 	email := strings.ToLower(*b.Email)
 	if !validEmail(email) {
-		writeErr(w, r, errInvalidEmail)
+		writeErr(w, r, ErrInvalidEmail)
 		return
 	}
-	if len(*b.Password) > 4*s.cfg.AuthPasswordMaxLength || s.checkPassword(*b.Password) == errPasswordTooLong {
-		writeErr(w, r, errPasswordTooLong)
+	if len(*b.Password) > 4*s.cfg.AuthPasswordMaxLength || s.checkPassword(*b.Password) == ErrPasswordTooLong {
+		writeErr(w, r, ErrPasswordTooLong)
 		return
 	}
 	u, err := s.checkCredentials(r, email, *b.Password)
@@ -52,21 +52,20 @@ func (s *Service) signInEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.cfg.AuthRequireEmailVerification && !u.EmailVerified {
 		s.sendVerification(r.Context(), u, str(b.CallbackURL))
-		writeErr(w, r, errEmailNotVerified)
+		writeErr(w, r, ErrEmailNotVerified)
 		return
 	}
 	dontRemember := b.RememberMe != nil && !*b.RememberMe
-	sess, err := s.createSession(r.Context(), r, u.ID, dontRemember)
+	sess, user, err := s.SignIn(w, r, u, dontRemember)
 	if err != nil {
 		writeErr(w, r, err)
 		return
 	}
-	s.setSessionCookies(w, r, sessionJSON(sess), userJSON(u), dontRemember)
 	cb := str(b.CallbackURL)
 	if cb != "" {
 		w.Header().Set("Location", cb)
 	}
-	resp := map[string]any{"redirect": cb != "", "token": sess.Token, "user": userJSON(u)}
+	resp := map[string]any{"redirect": cb != "", "token": sess.Token, "user": user}
 	if cb != "" {
 		resp["url"] = cb
 	}
@@ -81,7 +80,7 @@ func (s *Service) checkCredentials(r *http.Request, email, pw string) (*store.Us
 	u, err := s.store.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		password.Verify(dummyHash, pw)
-		return nil, errInvalidEmailPassword
+		return nil, ErrInvalidEmailPassword
 	}
 	if err != nil {
 		return nil, err
@@ -89,7 +88,7 @@ func (s *Service) checkCredentials(r *http.Request, email, pw string) (*store.Us
 	acc, err := s.store.CredentialAccount(ctx, u.ID)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Password == nil) {
 		password.Verify(dummyHash, pw)
-		return nil, errInvalidEmailPassword
+		return nil, ErrInvalidEmailPassword
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +98,7 @@ func (s *Service) checkCredentials(r *http.Request, email, pw string) (*store.Us
 		return nil, err
 	}
 	if !ok {
-		return nil, errInvalidEmailPassword
+		return nil, ErrInvalidEmailPassword
 	}
 	return u, nil
 }

@@ -9,7 +9,7 @@ import (
 // signOut deletes the session and clears its cookies. Without a session it still answers
 // success, as Better Auth does.
 func (s *Service) signOut(w http.ResponseWriter, r *http.Request) {
-	if token := s.readSigned(r, s.cookies.sessionToken); token != "" {
+	if token, _ := s.sessionToken(r); token != "" {
 		if err := s.store.DeleteSession(r.Context(), token); err != nil {
 			writeErr(w, r, err)
 			return

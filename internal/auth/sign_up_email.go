@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/sellertrends/sellertrends/internal/auth/password"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/store"
 )
@@ -20,30 +19,30 @@ type signUpBody struct {
 }
 
 func (b *signUpBody) validate() error {
-	var f fields
-	f.required("name", b.Name)
-	f.required("email", b.Email)
-	f.required("password", b.Password)
-	f.maxLen("name", b.Name, maxNameLen)
-	f.maxLen("image", b.Image, maxURLLen)
-	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
-	return f.err()
+	var f Fields
+	f.Required("name", b.Name)
+	f.Required("email", b.Email)
+	f.Required("password", b.Password)
+	f.MaxLen("name", b.Name, maxNameLen)
+	f.MaxLen("image", b.Image, maxURLLen)
+	f.MaxLen("callbackURL", b.CallbackURL, maxURLLen)
+	return f.Err()
 }
 
 // signUpEmail creates a user with a credential account, mails the verification link and, unless
 // email verification is required, signs the user in.
 func (s *Service) signUpEmail(w http.ResponseWriter, r *http.Request) {
 	var b signUpBody
-	if !readJSON(w, r, &b, b.validate) {
+	if !ReadJSON(w, r, &b, b.validate) {
 		return
 	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
+	if err := s.CheckURLs(str(b.CallbackURL), "", "", ""); err != nil {
 		writeErr(w, r, err)
 		return
 	}
 	email := strings.ToLower(*b.Email)
 	if !validEmail(email) {
-		writeErr(w, r, errInvalidEmail)
+		writeErr(w, r, ErrInvalidEmail)
 		return
 	}
 	if err := s.checkPassword(*b.Password); err != nil {
@@ -52,41 +51,32 @@ func (s *Service) signUpEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	if _, err := s.store.UserByEmail(ctx, email); err == nil {
-		writeErr(w, r, errUserExists)
+		writeErr(w, r, ErrUserExists)
 		return
 	} else if !errors.Is(err, store.ErrNotFound) {
 		writeErr(w, r, err)
 		return
 	}
-	hash, err := password.Hash(*b.Password)
+	u, err := s.CreateUser(ctx, NewUser{Name: *b.Name, Email: email, Image: b.Image, Password: *b.Password})
 	if err != nil {
 		writeErr(w, r, err)
 		return
 	}
-	now := s.now()
-	u := &store.User{ID: randomID(32), Name: *b.Name, Email: email, Image: b.Image, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateUser(ctx, u); err != nil {
-		// A concurrent sign-up with the same email loses the unique constraint race.
-		writeErr(w, r, errFailedCreateUser)
-		return
-	}
-	acc := &store.Account{ID: randomID(32), AccountID: u.ID, ProviderID: "credential", UserID: u.ID, Password: &hash, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateAccount(ctx, acc); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	s.userCreated(ctx, u)
 	s.sendVerification(ctx, u, str(b.CallbackURL))
 	if s.cfg.AuthRequireEmailVerification {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"token": nil, "user": userJSON(u)})
+		user, err := s.UserAnswer(ctx, u)
+		if err != nil {
+			writeErr(w, r, err)
+			return
+		}
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"token": nil, "user": user})
 		return
 	}
 	dontRemember := b.RememberMe != nil && !*b.RememberMe
-	sess, err := s.createSession(ctx, r, u.ID, dontRemember)
+	sess, user, err := s.SignIn(w, r, u, dontRemember)
 	if err != nil {
 		writeErr(w, r, err)
 		return
 	}
-	s.setSessionCookies(w, r, sessionJSON(sess), userJSON(u), dontRemember)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"token": sess.Token, "user": userJSON(u)})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"token": sess.Token, "user": user})
 }

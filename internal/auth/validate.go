@@ -18,17 +18,20 @@ const (
 	maxTokenLen = 2048
 )
 
-// decode reads a JSON body into dst with the shared cap and error shapes.
-func decode(w http.ResponseWriter, r *http.Request, dst any) error {
+// Decode reads a JSON body into dst with the shared cap and error shapes.
+func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	return httpx.DecodeJSON(w, r, dst, httpx.DefaultMaxBody)
 }
 
-// readJSON decodes the body into dst and runs check (which sees the decoded value). On failure
+// ReadJSON decodes the body into dst and runs check (which sees the decoded value). On failure
 // it answers with the error and returns false, so handlers open with one line.
-func readJSON(w http.ResponseWriter, r *http.Request, dst any, check func() error) bool {
-	if err := decode(w, r, dst); err != nil {
+func ReadJSON(w http.ResponseWriter, r *http.Request, dst any, check func() error) bool {
+	if err := Decode(w, r, dst); err != nil {
 		writeErr(w, r, err)
 		return false
+	}
+	if check == nil {
+		return true
 	}
 	if err := check(); err != nil {
 		writeErr(w, r, err)
@@ -37,14 +40,14 @@ func readJSON(w http.ResponseWriter, r *http.Request, dst any, check func() erro
 	return true
 }
 
-// fields collects validation failures in zod's message form: "[body.email] Invalid input: ...".
-type fields []string
+// Fields collects validation failures in zod's message form: "[body.email] Invalid input: ...".
+type Fields []string
 
-// requiredMax caps required fields: emails by RFC 5321, passwords well above any configured
+// requiredMax caps required Fields: emails by RFC 5321, passwords well above any configured
 // maximum (the length rule then answers PASSWORD_TOO_LONG), everything else generously.
 var requiredMax = map[string]int{"email": maxEmailLen, "newEmail": maxEmailLen, "password": 1024, "newPassword": 1024, "currentPassword": 1024}
 
-func (f *fields) required(name string, v *string) {
+func (f *Fields) Required(name string, v *string) {
 	if v == nil {
 		*f = append(*f, fmt.Sprintf("[body.%s] Invalid input: expected string, received undefined", name))
 		return
@@ -53,16 +56,23 @@ func (f *fields) required(name string, v *string) {
 	if !ok {
 		limit = maxTokenLen
 	}
-	f.maxLen(name, v, limit)
+	f.MaxLen(name, v, limit)
 }
 
-func (f *fields) maxLen(name string, v *string, n int) {
+func (f *Fields) MaxLen(name string, v *string, n int) {
 	if v != nil && utf8.RuneCountInString(*v) > n {
 		*f = append(*f, fmt.Sprintf("[body.%s] Too big: expected string to have <=%d characters", name, n))
 	}
 }
 
-func (f fields) err() error {
+// Required is one required string field's check, for bodies with a single field.
+func Required(name string, v *string) error {
+	var f Fields
+	f.Required(name, v)
+	return f.Err()
+}
+
+func (f Fields) Err() error {
 	if len(f) == 0 {
 		return nil
 	}
@@ -87,10 +97,18 @@ func validEmail(s string) bool {
 func (s *Service) checkPassword(pw string) error {
 	n := utf8.RuneCountInString(pw)
 	if n < s.cfg.AuthPasswordMinLength {
-		return errPasswordTooShort
+		return ErrPasswordTooShort
 	}
 	if n > s.cfg.AuthPasswordMaxLength {
-		return errPasswordTooLong
+		return ErrPasswordTooLong
 	}
 	return nil
 }
+
+// WriteStatus writes {"status": true}, the answer of Better Auth's endpoints that only succeed.
+func WriteStatus(w http.ResponseWriter) { httpx.WriteJSON(w, http.StatusOK, statusTrue) }
+
+var statusTrue = map[string]bool{"status": true}
+
+// WriteError answers err: an *httpx.Error (the catalogue) as is, anything else as a logged 500.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) { httpx.WriteError(w, r, err) }

@@ -1,12 +1,9 @@
 package auth
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -15,118 +12,13 @@ import (
 	"github.com/sellertrends/sellertrends/internal/store"
 )
 
-// verificationTTL is the email-verification token's lifetime (spec §9: 3600 s).
-const verificationTTL = time.Hour
-
-// verifyClaims is Better Auth's email-verification JWT payload (HS256 with the secret).
-type verifyClaims struct {
-	Email       string `json:"email"`
-	UpdateTo    string `json:"updateTo,omitempty"`
-	RequestType string `json:"requestType,omitempty"`
-	UserID      string `json:"userId,omitempty"`
-	jwt.RegisteredClaims
-}
-
-// changeEmailToken is the two-step email change's token: requestType is
-// change-email-confirmation (mailed to the current address) or change-email-verification (to the new one).
-func (s *Service) changeEmailToken(email, updateTo, userID, requestType string) (string, error) {
-	now := s.now()
-	c := verifyClaims{Email: email, UpdateTo: updateTo, UserID: userID, RequestType: requestType, RegisteredClaims: jwt.RegisteredClaims{
-		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(verificationTTL))}}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
-}
-
-func (s *Service) verificationToken(email, userID string) (string, error) {
-	now := s.now()
-	c := verifyClaims{Email: email, UserID: userID, RegisteredClaims: jwt.RegisteredClaims{
-		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(verificationTTL))}}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.secret)
-}
-
-// sendVerification mails a verification link. Failures are logged, never shown: the account
-// exists and the user can ask for another link.
-func (s *Service) sendVerification(ctx context.Context, u *store.User, callbackURL string) {
-	token, err := s.verificationToken(u.Email, u.ID)
-	if err != nil {
-		slog.Error("auth: verification token", "error", err)
-		return
-	}
-	if callbackURL == "" {
-		callbackURL = "/"
-	}
-	link := s.cfg.BaseURL.String() + BasePath + "/verify-email?token=" + url.QueryEscape(token) + "&callbackURL=" + url.QueryEscape(callbackURL)
-	s.send(ctx, mail.Verification(u.Email, u.Name, link))
-}
-
-// send delivers a mail in the background with a deadline so a slow SMTP server never holds a request.
-func (s *Service) send(_ context.Context, m mail.Message) {
-	if s.mail == nil {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := s.mail.Send(ctx, m); err != nil {
-			slog.Error("auth: send mail", "template", m.Template, "error", err)
-		}
-	}()
-}
-
-type sendVerificationBody struct {
-	Email       *string `json:"email"`
-	CallbackURL *string `json:"callbackURL"`
-}
-
-// sendVerificationEmail mails a new link. Signed in: only to your own, unverified address.
-// Anonymous: always answers status true so it does not reveal which emails exist.
-func (s *Service) sendVerificationEmail(w http.ResponseWriter, r *http.Request) {
-	var b sendVerificationBody
-	if !readJSON(w, r, &b, b.validate) {
-		return
-	}
-	if !validEmail(lower(*b.Email)) {
-		writeErr(w, r, httpx.BadRequest("[body.email] Invalid email address"))
-		return
-	}
-	if err := s.checkURLs(str(b.CallbackURL), "", "", ""); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	email := lower(*b.Email)
-	l, err := s.currentSession(w, r, false)
-	if err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	if l != nil {
-		if l.user.Email != email {
-			writeErr(w, r, errEmailMismatch)
-			return
-		}
-		if l.user.EmailVerified {
-			writeErr(w, r, errEmailAlreadyVerified)
-			return
-		}
-		s.sendVerification(r.Context(), l.user.toStore(), str(b.CallbackURL))
-		httpx.WriteJSON(w, http.StatusOK, map[string]bool{"status": true})
-		return
-	}
-	if u, err := s.store.UserByEmail(r.Context(), email); err == nil && !u.EmailVerified {
-		s.sendVerification(r.Context(), u, str(b.CallbackURL))
-	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
-		writeErr(w, r, err)
-		return
-	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"status": true})
-}
-
 // verifyEmail marks the address verified and signs the user in. Failures redirect to the
 // callback with ?error=<code>, or answer 401 without one.
 func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	token, callbackURL := q.Get("token"), q.Get("callbackURL")
-	if !s.safeURL(callbackURL) || len(callbackURL) > maxURLLen {
-		writeErr(w, r, errInvalidCallbackURL)
+	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
+		writeErr(w, r, ErrInvalidCallbackURL)
 		return
 	}
 	fail := func(code string) {
@@ -171,7 +63,7 @@ func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	}
 	if !u.EmailVerified {
 		verified := true
-		if u, err = s.store.UpdateUser(ctx, u.ID, store.UserUpdate{EmailVerified: &verified}, s.now()); err != nil {
+		if u, err = s.UpdateUser(ctx, u.ID, store.UserUpdate{EmailVerified: &verified}); err != nil {
 			writeErr(w, r, err)
 			return
 		}
@@ -219,7 +111,7 @@ func (s *Service) verifyEmailChange(w http.ResponseWriter, r *http.Request, c *v
 		s.send(ctx, mail.Verification(c.UpdateTo, u.Name, link))
 	case "change-email-verification":
 		newEmail, verified := lower(c.UpdateTo), true
-		if _, err := s.store.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}, s.now()); err != nil {
+		if _, err := s.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}); err != nil {
 			fail(verifyInvalidToken) // the address was taken in the meantime
 			return
 		}
@@ -231,26 +123,22 @@ func (s *Service) verifyEmailChange(w http.ResponseWriter, r *http.Request, c *v
 		http.Redirect(w, r, callbackURL, http.StatusFound)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]bool{"status": true})
+	WriteStatus(w)
 }
 
 // signInAfterVerification starts a session unless the browser already has one for this user,
 // so following the mailed link lands on the dashboard.
 func (s *Service) signInAfterVerification(w http.ResponseWriter, r *http.Request, u *store.User) error {
-	l, err := s.currentSession(w, r, false)
+	l, err := s.CurrentSession(w, r, false)
 	if err != nil {
 		return err
 	}
-	if l != nil && l.user.ID == u.ID {
-		s.setCacheCookie(w, l.session, userJSON(u), l.dontRemember)
+	if l != nil && l.User.ID == u.ID {
+		s.setCacheCookie(w, l.Session, userJSON(u), l.DontRemember)
 		return nil
 	}
-	sess, err := s.createSession(r.Context(), r, u.ID, false)
-	if err != nil {
-		return err
-	}
-	s.setSessionCookies(w, r, sessionJSON(sess), userJSON(u), false)
-	return nil
+	_, _, err = s.SignIn(w, r, u, false)
+	return err
 }
 
 // appendQuery adds key=value to a URL that may already have a query.
@@ -263,11 +151,4 @@ func appendQuery(raw, key, value string) string {
 	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
-}
-
-func (b *sendVerificationBody) validate() error {
-	var f fields
-	f.required("email", b.Email)
-	f.maxLen("callbackURL", b.CallbackURL, maxURLLen)
-	return f.err()
 }

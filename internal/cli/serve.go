@@ -114,7 +114,7 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 			return importReports(ctx, built.Warehouse, req, emit)
 		})
 	}
-	go buildDemoIfMissing(ctx, built.Warehouse)
+	buildDemoIfMissing(ctx, built.Warehouse, built.Demo)
 	built.Alerts.StartWeekly(weeklyAlertsEvery)
 	return a, nil
 }
@@ -123,16 +123,25 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 const weeklyAlertsEvery = 10 * time.Minute
 
 // buildDemoIfMissing generates the demo workspace on first start, in the background so the
-// server answers at once; the demo screens say "still building" until it lands.
-func buildDemoIfMissing(ctx context.Context, wh *warehouse.Warehouse) {
+// server answers at once. Whether it is missing is decided before the server listens, so the
+// demo screens say "being generated" from the first request until it lands.
+func buildDemoIfMissing(ctx context.Context, wh *warehouse.Warehouse, progress *trends.DemoProgress) {
 	exists, err := demo.Exists(ctx, wh, trends.DemoWorkspace)
 	if err != nil || exists {
+		if err != nil {
+			slog.Error("demo check", "error", err)
+		}
 		return
 	}
-	start := time.Now()
-	if err := demo.Build(ctx, wh, trends.DemoWorkspace, demo.DefaultSize(time.Now()), nil); err != nil {
-		slog.Error("demo build", "error", err)
-		return
-	}
-	slog.Info("demo workspace built", "took", time.Since(start).Round(time.Millisecond))
+	size := demo.DefaultSize(time.Now())
+	progress.Start(size.Weeks)
+	go func() {
+		defer progress.Done()
+		start := time.Now()
+		if err := demo.Build(ctx, wh, trends.DemoWorkspace, size, progress.Week); err != nil {
+			slog.Error("demo build", "error", err)
+			return
+		}
+		slog.Info("demo workspace built", "took", time.Since(start).Round(time.Millisecond))
+	}()
 }

@@ -43,6 +43,8 @@ type Config struct {
 	MaxUploadBytes    int64
 	DuckDBMemory      string
 	DuckDBWriteMemory string
+
+	Billing Billing
 }
 
 // Production reports whether APP_ENV is production.
@@ -96,6 +98,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
 	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "704MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
+	c.Billing = p.billing()
 	if p.err != nil {
 		return nil, p.err
 	}

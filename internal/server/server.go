@@ -12,9 +12,10 @@ import (
 
 // Deps are the handlers the server mounts; nil ones are simply absent.
 type Deps struct {
-	Auth   http.Handler // Better Auth protocol, mounted at /api/auth/
-	Trends http.Handler // /api/trends/... and the other product APIs under /api/
-	Outbox http.Handler // development mail outbox at /dev/outbox (nil in production)
+	Auth    http.Handler // Better Auth protocol, mounted at /api/auth/
+	Trends  http.Handler // /api/trends/... and the other product APIs under /api/
+	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
+	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
 }
 
 // New returns the whole application's handler.
@@ -22,6 +23,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	mux := http.NewServeMux()
 	if d.Auth != nil {
 		mux.Handle("/api/auth/", d.Auth)
+	}
+	if d.Billing != nil {
+		mux.Handle("/api/billing/", d.Billing)
 	}
 	if d.Trends != nil {
 		mux.Handle("/api/", d.Trends)

@@ -31,6 +31,11 @@ type spa struct {
 
 func newSPA(cfg *config.Config) http.Handler {
 	files, _ := fs.Sub(web.Dist, "dist")
+	return newSPAFrom(cfg, files)
+}
+
+// newSPAFrom serves the app built into files (a test passes its own).
+func newSPAFrom(cfg *config.Config, files fs.FS) *spa {
 	index, _ := fs.ReadFile(files, "index.html")
 	font, _ := fs.Glob(files, "assets/inter-latin-wght-normal-*.woff2")
 	s := &spa{cfg: cfg, files: files, index: index, og: headlineImage(cfg.Marketplace), static: http.FileServerFS(files)}
@@ -40,10 +45,15 @@ func newSPA(cfg *config.Config) http.Handler {
 	return s
 }
 
-// pageRoutes are the app's routes; anything else is answered 404 with the app, which shows 'Not Found'.
-func isPageRoute(p string) bool {
-	return p == "/" || p == "/sign-in" || p == "/dashboard" || strings.HasPrefix(p, "/dashboard/")
+// pageRoutes are the app's routes (web/src/routes; spa_test.go checks the two agree). Anything
+// else, /dashboard/<unknown> included, is answered 404 with the app, which shows 'Not Found'.
+var pageRoutes = map[string]bool{
+	"/": true, "/sign-in": true,
+	"/dashboard": true, "/dashboard/explore": true, "/dashboard/term": true, "/dashboard/product": true,
+	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true, "/dashboard/billing": true,
 }
+
+func isPageRoute(p string) bool { return pageRoutes[p] }
 
 func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

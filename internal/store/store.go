@@ -111,3 +111,23 @@ func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	return s.db.QueryContext(ctx, s.dialect.rebind(q), args...)
 }
+
+// Migrate applies a plugin's own migrations. fsys holds a "sqlite" and a "postgres" folder of
+// goose files; their versions are kept apart from the core's, in goose_db_version_<name>.
+func (s *Store) Migrate(ctx context.Context, name string, fsys fs.FS) error {
+	sub, err := fs.Sub(fsys, s.dialect.dir())
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(s.dialect.goose(), s.db, sub, goose.WithTableName("goose_db_version_"+name))
+	if err != nil {
+		return fmt.Errorf("store: %s migrations: %w", name, err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate %s: %w", name, err)
+	}
+	return nil
+}
+
+// Postgres reports whether the store is PostgreSQL (plugins with dialect-specific SQL).
+func (s *Store) Postgres() bool { return s.dialect == postgres }

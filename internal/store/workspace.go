@@ -73,3 +73,10 @@ func (s *Store) Membership(ctx context.Context, workspaceID, userID string) (str
 	}
 	return role, err
 }
+
+// MemberCount is the number of members of a workspace (a plan's seats).
+func (s *Store) MemberCount(ctx context.Context, workspaceID string) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `select count(*) from "workspaceMember" where "workspaceId" = ?`, workspaceID).Scan(&n)
+	return n, err
+}

@@ -15,8 +15,10 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/app"
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -29,9 +31,11 @@ type App struct {
 	Store     *store.Store
 	Inbox     *Inbox
 	Auth      *auth.Service
+	Billing   *billing.Billing
 	Config    *config.Config
 	Warehouse *warehouse.Warehouse
 	Handler   http.Handler // the whole application, for in-process benchmarks
+	Demo      *trends.DemoProgress
 }
 
 // Server starts the real handler for st on 127.0.0.1 with mail going to a fresh SMTP server.
@@ -67,7 +71,7 @@ func Server(t testing.TB, st *store.Store, env map[string]string) *App {
 	ts.Start()
 	t.Cleanup(ts.Close)
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	return &App{URL: base, Store: st, Inbox: inbox, Auth: built.Auth, Config: cfg, Warehouse: built.Warehouse, Handler: built.Handler}
+	return &App{URL: base, Store: st, Inbox: inbox, Auth: built.Auth, Billing: built.Billing, Config: cfg, Warehouse: built.Warehouse, Handler: built.Handler, Demo: built.Demo}
 }
 
 // Client is a browser-like client: a cookie jar, the app's Origin on every request, no redirects followed.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -42,15 +43,23 @@ func (s *Service) access(r *http.Request, write bool) (*caller, error) {
 		}
 		return c, nil
 	}
-	if ws == store.PersonalWorkspaceID(cur.User.ID) {
-		if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
-			return nil, err
+	_, err := s.store.Membership(r.Context(), ws, cur.User.ID)
+	if errors.Is(err, store.ErrNotFound) && ws == store.PersonalWorkspaceID(cur.User.ID) {
+		// Made at sign-up; users adopted from a Better Auth database get theirs on first use,
+		// the only time a read writes (a write transaction takes SQLite's one write lock).
+		if err = s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err == nil {
+			_, err = s.store.Membership(r.Context(), ws, cur.User.ID)
 		}
 	}
-	if _, err := s.store.Membership(r.Context(), ws, cur.User.ID); errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, errNoWorkspace
 	} else if err != nil {
 		return nil, err
+	}
+	if cur.Bearer { // a script or the command line: the plan must include API access
+		if err := s.allow(r, ws, plan.API); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }

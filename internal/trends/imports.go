@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -53,8 +54,18 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		}
 		if part.FileName() == "" {
 			v, _ := io.ReadAll(io.LimitReader(part, 1024))
+			if !utf8.Valid(v) || !utf8.ValidString(part.FormName()) {
+				cleanup()
+				httpx.WriteError(w, r, invalidUTF8(strings.ToValidUTF8(part.FormName(), "\uFFFD")))
+				return
+			}
 			fields[part.FormName()] = strings.TrimSpace(string(v))
 			continue
+		}
+		if !utf8.ValidString(part.FileName()) {
+			cleanup()
+			httpx.WriteError(w, r, httpx.BadRequest("files: a file name is not valid UTF-8: rename the file"))
+			return
 		}
 		if len(saved) >= maxFilesPerUpload {
 			cleanup()
@@ -80,7 +91,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, j := range saved {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
-		j.opts.Name = j.FileName // the upload's own name: Amazon's names say marketplace and period
+		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
+		j.opts.MaxExpanded = s.cfg.MaxUploadBytes // a zip holds no more than a plain upload may be
 		s.jobs.add(j)
 	}
 	out := make([]Job, 0, len(saved))
@@ -88,7 +100,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		snap, _ := s.jobs.snapshot(c.workspace, j.ID)
 		out = append(out, snap)
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{"jobs": out})
+	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
 }
 
 func uploadError(err error) error {
@@ -157,7 +169,7 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"jobs": s.jobs.list(c.workspace)})
+	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: s.jobs.list(c.workspace)})
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {

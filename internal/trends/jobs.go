@@ -171,13 +171,18 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 	}
 }
 
+// errImportServer is what a seller reads when an import fails for a reason that is not the file's.
+const errImportServer = "The import failed on our side, not because of your file; the dataset was left as it was. Try again in a moment."
+
 func (j *Jobs) fail(job *Job, err error) {
 	var pe *report.ParseError
-	line := 0
+	line, msg := 0, errImportServer
 	if errors.As(err, &pe) {
-		line = pe.Line
+		line, msg = pe.Line, err.Error()
 	} else {
+		// Only what is wrong with the file is the seller's to read; a database's own words
+		// ("database is locked") are logged for us and replaced by a sentence for them.
 		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
 	}
-	j.update(job, func(x *Job) { x.State, x.Error, x.Line = "failed", err.Error(), line })
+	j.update(job, func(x *Job) { x.State, x.Error, x.Line = "failed", msg, line })
 }

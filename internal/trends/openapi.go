@@ -2,7 +2,9 @@ package trends
 
 import (
 	"net/http"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -10,20 +12,27 @@ import (
 
 var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 
-// openAPIDocument describes every route of the route table, so the two cannot drift apart.
+var statusText = map[int]string{
+	http.StatusBadRequest:            "A parameter is invalid; the message names it",
+	http.StatusUnauthorized:          "No session",
+	http.StatusForbidden:             "The demo workspace is read-only, or the plan's limit is reached",
+	http.StatusNotFound:              "No such workspace, dataset or item (or not yours)",
+	http.StatusConflict:              "Already there",
+	http.StatusRequestEntityTooLarge: "The upload is larger than MAX_UPLOAD_BYTES",
+}
+
+// openAPIDocument describes every route of the route table, with its answers' bodies and
+// statuses, so the document and the routes cannot drift apart.
 func (s *Service) openAPIDocument() map[string]any {
+	g := newSchemas()
+	g.component(reflect.TypeFor[httpx.Error]()) // "Error", the body of every error
 	paths := map[string]map[string]any{}
 	for _, r := range s.routes() {
 		op := map[string]any{
 			"summary":     r.Summary,
 			"operationId": operationID(r.Method, r.Path),
 			"security":    []map[string][]string{{"session": {}}},
-			"responses": map[string]any{
-				"200": map[string]any{"description": "Success"},
-				"400": map[string]any{"description": "A parameter is invalid; the message names it"},
-				"401": map[string]any{"description": "No session"},
-				"404": map[string]any{"description": "No such workspace, dataset or item (or not yours)"},
-			},
+			"responses":   responses(g, r.Answer),
 		}
 		var ps []map[string]any
 		for _, p := range r.Params {
@@ -32,6 +41,9 @@ func (s *Service) openAPIDocument() map[string]any {
 		if ps != nil {
 			op["parameters"] = ps
 		}
+		if body := requestBody(g, r.Answer.Request); body != nil {
+			op["requestBody"] = body
+		}
 		if paths[r.Path] == nil {
 			paths[r.Path] = map[string]any{}
 		}
@@ -39,12 +51,46 @@ func (s *Service) openAPIDocument() map[string]any {
 	}
 	return map[string]any{
 		"openapi": "3.1.0",
-		"info":    map[string]any{"title": "sellertrends API", "version": "1", "description": "Search-term trends for marketplace sellers. Authenticate with the Better Auth session cookie from /api/auth/sign-in/email."},
+		"info":    map[string]any{"title": "sellertrends API", "version": "1", "description": "Search-term trends for marketplace sellers. Authenticate with the Better Auth session cookie from /api/auth/sign-in/email. Every error answers {code, message}; any route may also answer 500 when something breaks."},
 		"paths":   paths,
-		"components": map[string]any{"securitySchemes": map[string]any{
-			"session": map[string]any{"type": "apiKey", "in": "cookie", "name": "better-auth.session_token"},
-		}},
+		"components": map[string]any{
+			"schemas": g.components,
+			"securitySchemes": map[string]any{
+				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": "better-auth.session_token"},
+			},
+		},
 	}
+}
+
+func responses(g *schemas, a answer) map[string]any {
+	out := map[string]any{}
+	success := map[string]any{"description": http.StatusText(a.Status)}
+	switch a.Body.(type) {
+	case nil:
+	case csvText:
+		success["content"] = map[string]any{"text/csv": map[string]any{"schema": g.of(reflect.TypeFor[csvText]())}}
+	default:
+		success["content"] = map[string]any{"application/json": map[string]any{"schema": g.of(reflect.TypeOf(a.Body))}}
+	}
+	out[strconv.Itoa(a.Status)] = success
+	for _, code := range a.Errors {
+		out[strconv.Itoa(code)] = map[string]any{"description": statusText[code],
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
+	}
+	return out
+}
+
+func requestBody(g *schemas, req any) map[string]any {
+	switch req.(type) {
+	case nil:
+		return nil
+	case uploadForm:
+		form := g.components[g.component(reflect.TypeFor[uploadForm]())].(map[string]any)
+		form["properties"].(map[string]any)["files"] = map[string]any{"type": "array", "minItems": 1, "maxItems": maxFilesPerUpload,
+			"items": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}}
+		return map[string]any{"required": true, "content": map[string]any{"multipart/form-data": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/uploadForm"}}}}
+	}
+	return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": g.of(reflect.TypeOf(req))}}}
 }
 
 func operationID(method, path string) string {

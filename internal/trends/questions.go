@@ -63,11 +63,8 @@ func (s *Service) overview(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		out := map[string]any{"summary": sum, "window": window, "demo": d.Workspace == DemoWorkspace}
-		for name, p := range lists {
-			out[name] = p
-		}
-		return out, nil
+		return overviewAnswer{Summary: sum, Window: window, Demo: d.Workspace == DemoWorkspace, Risers: lists["risers"], Fallers: lists["fallers"],
+			New: lists["new"], Breakouts: lists["breakouts"], ComingUp: lists["comingUp"]}, nil
 	})
 }
 
@@ -85,7 +82,7 @@ func (s *Service) history(w http.ResponseWriter, r *http.Request) {
 	}
 	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
 		h, err := s.wh.TermHistories(r.Context(), d, terms)
-		return map[string]any{"terms": h, "estimate": estimateNote()}, err
+		return historyAnswer{Terms: h, Estimate: estimateNote()}, err
 	})
 }
 
@@ -107,6 +104,21 @@ func (s *Service) brand(w http.ResponseWriter, r *http.Request) {
 	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.BrandTerms(r.Context(), d, b, 200) })
 }
 
+// names suggests brand or category names for the explore filters.
+func (s *Service) names(w http.ResponseWriter, r *http.Request) {
+	p := params{q: r.URL.Query()}
+	kind := p.oneOf("kind", "brand", []string{"brand", "category"})
+	prefix := p.str("q", 200)
+	if p.err != nil {
+		httpx.WriteError(w, r, p.err)
+		return
+	}
+	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+		names, err := s.wh.Names(r.Context(), d, kind, prefix)
+		return namesAnswer{Names: names}, err
+	})
+}
+
 func (s *Service) rootWords(w http.ResponseWriter, r *http.Request) {
 	p := params{q: r.URL.Query()}
 	phrase := p.str("phrase", 200)
@@ -119,14 +131,14 @@ func (s *Service) rootWords(w http.ResponseWriter, r *http.Request) {
 	}
 	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
 		rw, err := s.wh.RootWords(r.Context(), d, phrase)
-		return map[string]any{"rootWord": rw, "estimate": estimateNote()}, err
+		return rootWordsAnswer{RootWord: rw, Estimate: estimateNote()}, err
 	})
 }
 
 // estimateNote travels with every estimated number so the UI can state its assumptions.
-func estimateNote() map[string]any {
-	return map[string]any{
-		"label":       "Estimated searches",
-		"assumptions": "Weekly searches ≈ 4,000,000 × rank^-0.85, a generic rank-volume curve; Amazon publishes ranks, not volumes. Not yet calibrated on your Search Query Performance data.",
+func estimateNote() estimate {
+	return estimate{
+		Label:       "Estimated searches",
+		Assumptions: "Weekly searches ≈ 4,000,000 × rank^-0.85, a generic rank-volume curve; Amazon publishes ranks, not volumes. Not yet calibrated on your Search Query Performance data.",
 	}
 }

@@ -1,13 +1,53 @@
 package trends
 
-import "net/http"
+import (
+	"net/http"
+	"slices"
+
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+)
 
 // route is one API route; the same table registers the handlers and writes the OpenAPI document.
 type route struct {
 	Method, Path, Summary string
 	Params                []param
 	handler               http.HandlerFunc
+	Answer                answer
 }
+
+// answer is what a route answers: its success status and body, and its error statuses (every
+// error body is {code, message}). TestOpenAPIStatusesAreReal checks them against real answers.
+type answer struct {
+	Status  int
+	Body    any   // a value of the answer's type; nil for no body
+	Request any   // the request body's type (uploadForm: the multipart form); nil for none
+	Errors  []int // besides these, any route may answer 500 when something breaks
+}
+
+// Error statuses: 400 a parameter (the message names it), 401 no session, 403 the demo is
+// read-only (or a plan limit), 404 not yours or not there, 409 already there, 413 too large.
+var (
+	eList  = []int{400, 401}
+	eRead  = []int{400, 401, 404}
+	eWrite = []int{400, 401, 403, 404}
+	eWatch = []int{400, 401, 404} // the demo's watchlist is the caller's own: no read-only refusal
+)
+
+func ok(body any, errors []int) answer {
+	return answer{Status: http.StatusOK, Body: body, Errors: errors}
+}
+
+// uploadForm documents the upload's multipart form (the handler reads it part by part).
+type uploadForm struct {
+	Files       []formFile `json:"files"`                 // one or more report files (CSV, JSON, gzip or zip), at most 50
+	Marketplace string     `json:"marketplace,omitempty"` // e.g. amazon.com or US, when the files do not say
+	Period      string     `json:"period,omitempty"`      // e.g. 2026-04-05..2026-04-11, when the files do not say
+	Lenient     string     `json:"lenient,omitempty"`     // "true": skip bad rows and report them
+}
+
+// formFile is a file part of a multipart form.
+type formFile []byte
 
 type param struct {
 	Name, In, Type, Description string
@@ -17,7 +57,6 @@ type param struct {
 var (
 	pWS      = param{"ws", "path", "string", "workspace id (\"demo\" for the demo)", true}
 	pDS      = param{"ds", "path", "integer", "dataset id", true}
-	pUnsub   = []param{{"u", "query", "string", "user id", true}, {"t", "query", "string", "the link's signature", true}}
 	pListQry = []param{
 		{"q", "query", "string", "text to match in the term (case-insensitive)", false},
 		{"match", "query", "string", "substring (default) or prefix", false},
@@ -40,26 +79,27 @@ var (
 func (s *Service) routes() []route {
 	base := "/api/trends/{ws}/datasets/{ds}"
 	return []route{
-		{"GET", "/api/workspaces", "Workspaces the caller can open (their own and the demo)", nil, s.listWorkspaces},
-		{"GET", "/api/trends/{ws}/datasets", "Datasets of a workspace", []param{pWS}, s.listDatasets},
-		{"GET", base + "/summary", "Periods, latest period, gaps and coverage per period", []param{pWS, pDS}, s.summary},
-		{"GET", base + "/overview", "Summary with top risers, fallers, new terms, breakouts and coming-up terms", []param{pWS, pDS}, s.overview},
-		{"GET", base + "/history", "Rank history with top products, brands and categories for 1 to 10 terms", []param{pWS, pDS, {"term", "query", "string", "a term; repeat for up to 10", true}}, s.history},
-		{"GET", base + "/terms", "Explore and movers: filter, sort and page the latest period's terms", append([]param{pWS, pDS}, pListQry...), s.terms},
-		{"GET", base + "/terms.csv", "The same list as CSV, every row, streamed", append([]param{pWS, pDS}, pListQry...), s.termsCSV},
-		{"GET", base + "/products/{asin}", "Every term where a product is in the top 3, with its shares over time", []param{pWS, pDS, {"asin", "path", "string", "ASIN", true}}, s.product},
-		{"GET", base + "/brands/{brand}", "Every term where a brand is in the top 3, over time", []param{pWS, pDS, {"brand", "path", "string", "brand name", true}}, s.brand},
-		{"GET", base + "/root-words", "Demand of every term containing a phrase, per period (estimated searches)", []param{pWS, pDS, {"phrase", "query", "string", "the root phrase", true}}, s.rootWords},
-		{"DELETE", base + "/periods/{start}", "Delete one imported period", []param{pWS, pDS, {"start", "path", "string", "the period's first day, YYYY-MM-DD", true}}, s.deletePeriod},
-		{"POST", "/api/trends/{ws}/imports", "Upload report files (multipart: files, marketplace, period, lenient); imported in the background", []param{pWS}, s.upload},
-		{"GET", "/api/trends/{ws}/imports", "Import jobs of the workspace with progress and results", []param{pWS}, s.listJobs},
-		{"GET", "/api/trends/{ws}/imports/{job}", "One import job", []param{pWS, {"job", "path", "string", "job id", true}, {"wait", "query", "boolean", "true: answer when the job ends (long polling, at most 25 s)", false}}, s.getJob},
-		{"GET", "/api/workspaces/{ws}/watchlist", "The workspace's watchlist with each item's latest move", []param{pWS}, s.watchlist},
-		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch},
-		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch},
-		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings},
-		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500)", nil, s.auth.RequireTrustedOrigin(http.HandlerFunc(s.putAlertSettings)).ServeHTTP},
-		{"GET", "/api/alerts/unsubscribe", "Signed unsubscribe link of the digests (no session): an HTML page asking to confirm", pUnsub, s.unsubscribe},
-		{"POST", "/api/alerts/unsubscribe", "Unsubscribe from the digests (the page's button, or RFC 8058 one-click POST); no session", pUnsub, s.unsubscribe},
+		{"GET", "/api/workspaces", "Workspaces the caller can open (their own and the demo)", nil, s.listWorkspaces, ok([]workspaceJSON{}, eList)},
+		{"GET", "/api/trends/{ws}/datasets", "Datasets of a workspace", []param{pWS}, s.listDatasets, ok(datasetsAnswer{}, eRead)},
+		{"GET", base + "/summary", "Periods, latest period, gaps and coverage per period", []param{pWS, pDS}, s.summary, ok(warehouse.Summary{}, eRead)},
+		{"GET", base + "/overview", "Summary with top risers, fallers, new terms, breakouts and coming-up terms", []param{pWS, pDS}, s.overview, ok(overviewAnswer{}, eRead)},
+		{"GET", base + "/history", "Rank history with top products, brands and categories for 1 to 10 terms", []param{pWS, pDS, {"term", "query", "string", "a term; repeat for up to 10", true}}, s.history, ok(historyAnswer{}, eRead)},
+		{"GET", base + "/terms", "Explore and movers: filter, sort and page the latest period's terms", append([]param{pWS, pDS}, pListQry...), s.terms, ok(warehouse.Page{}, eRead)},
+		{"GET", base + "/terms.csv", "The same list as CSV, every row, streamed; text cells that would start a formula begin with an apostrophe", append([]param{pWS, pDS}, pListQry...), s.termsCSV, ok(csvText(""), eRead)},
+		{"GET", base + "/products/{asin}", "Every term where a product is in the top 3, with its shares over time", []param{pWS, pDS, {"asin", "path", "string", "ASIN", true}}, s.product, ok(warehouse.Presence{}, eRead)},
+		{"GET", base + "/brands/{brand}", "Every term where a brand is in the top 3, over time", []param{pWS, pDS, {"brand", "path", "string", "brand name", true}}, s.brand, ok(warehouse.Presence{}, eRead)},
+		{"GET", base + "/root-words", "Demand of every term containing a phrase, per period (estimated searches)", []param{pWS, pDS, {"phrase", "query", "string", "the root phrase", true}}, s.rootWords, ok(rootWordsAnswer{}, eRead)},
+		{"DELETE", base + "/periods/{start}", "Delete one imported period", []param{pWS, pDS, {"start", "path", "string", "the period's first day, YYYY-MM-DD", true}}, s.deletePeriod, answer{Status: http.StatusNoContent, Errors: eWrite}},
+		{"POST", "/api/trends/{ws}/imports", "Upload report files (multipart: files, marketplace, period, lenient); imported in the background", []param{pWS}, s.upload, answer{Status: http.StatusAccepted, Body: jobsAnswer{}, Request: uploadForm{}, Errors: slices.Concat(eWrite, []int{http.StatusRequestEntityTooLarge})}},
+		{"GET", "/api/trends/{ws}/imports", "Import jobs of the workspace with progress and results", []param{pWS}, s.listJobs, ok(jobsAnswer{}, eRead)},
+		{"GET", "/api/trends/{ws}/imports/{job}", "One import job", []param{pWS, {"job", "path", "string", "job id", true}, {"wait", "query", "boolean", "true: answer when the job ends (long polling, at most 25 s)", false}}, s.getJob, ok(Job{}, eRead)},
+		{"GET", base + "/names", "Brand or category names of the latest period starting with a prefix (suggestions for the filters)", []param{pWS, pDS, {"kind", "query", "string", "brand (default) or category", false}, {"q", "query", "string", "the prefix typed so far", false}}, s.names, ok(namesAnswer{}, eRead)},
+		// On "demo" the watchlist routes read and write the caller's own personal list, shown with the demo's numbers.
+		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}}, s.watchlist, ok(watchlistAnswer{}, eRead)},
+		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
+		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
+		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings, ok(alertSettingsJSON{}, []int{400, 401})},
+		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500); origin-checked", nil, s.auth.RequireTrustedOrigin(http.HandlerFunc(s.putAlertSettings)).ServeHTTP,
+			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401, 403}}},
 	}
 }

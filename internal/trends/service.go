@@ -4,11 +4,13 @@
 package trends
 
 import (
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/alerts"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
@@ -17,13 +19,8 @@ import (
 // DemoWorkspace is the generated workspace every signed-in user can read.
 const DemoWorkspace = "demo"
 
-// Limits are a workspace's plan limits; plans (billing) fill them later.
-type Limits struct {
-	WatchlistItems int
-}
-
-// DefaultLimits are the Free plan's (trends.md).
-var DefaultLimits = Limits{WatchlistItems: 10}
+// PlanFunc tells the plan a workspace is on (billing answers it; cli wires it in).
+type PlanFunc func(ctx context.Context, workspace string) (plan.Plan, error)
 
 // Service answers the trends API.
 type Service struct {
@@ -33,17 +30,22 @@ type Service struct {
 	auth   *auth.Service
 	jobs   *Jobs
 	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
-	limits func(workspace string) Limits
+	plans  PlanFunc
 	now    func() time.Time
+	// Demo is the demo workspace's first generation; the server's start fills it in.
+	Demo *DemoProgress
 }
 
 // New builds the service and starts its import worker.
 func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *auth.Service) *Service {
-	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, limits: func(string) Limits { return DefaultLimits },
-		now: func() time.Time { return time.Now().UTC() }}
+	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil },
+		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
 	s.jobs = newJobs(wh)
 	return s
 }
+
+// SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
+func (s *Service) SetPlans(f PlanFunc) { s.plans = f }
 
 // UseAlerts sends alert digests through n after every import and serves the alert settings
 // and unsubscribe routes with it. Call it before the first upload.
@@ -59,9 +61,13 @@ func (s *Service) Close() error { s.jobs.close(); return nil }
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
-		mux.Handle(r.Method+" "+r.Path, r.handler)
+		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
+	// The unsubscribe link of the alert digests is a page, not an API route: outside the table
+	// (and the OpenAPI document), without a session (its link is signed).
+	mux.HandleFunc("GET "+alerts.UnsubscribePath, s.unsubscribe)
+	mux.HandleFunc("POST "+alerts.UnsubscribePath, s.unsubscribe)
 	mux.HandleFunc("/api/", notFound)
 	return s.sessionExceptOpenAPI(mux)
 }

@@ -1,12 +1,12 @@
 package trends
 
 import (
-	"encoding/csv"
 	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -64,27 +64,26 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 	if d == nil {
 		return
 	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="sellertrends-%s-%s.csv"`, d.Marketplace, d.Kind))
-	cw := csv.NewWriter(w)
-	cw.Write(csvHeader)
-	err = s.wh.ExportTerms(r.Context(), d, q, func(t warehouse.TermRow) error {
-		rec := []string{t.Term, strconv.Itoa(t.Rank)}
-		for _, v := range t.Ranks {
-			rec = append(rec, optInt(v))
-		}
-		for _, v := range t.Changes {
-			rec = append(rec, optFloat(v))
-		}
-		rec = append(rec, strconv.Itoa(t.PeriodsPresent), strconv.FormatBool(t.New), strconv.FormatBool(t.Breakout),
-			fmt.Sprintf("%.4f", t.ClickConc), fmt.Sprintf("%.4f", t.ConvConc), optFloat(t.Seasonality), optFloat(t.ComingUp), t.TopBrand, t.TopCategory, t.TopASIN)
-		return cw.Write(rec)
-	})
-	cw.Flush()
-	if err != nil {
-		// Headers are gone; the truncated file ends with a line saying so rather than silently.
-		fmt.Fprintf(w, "# export stopped: %v\n", err)
+	if err := s.allow(r, d.Workspace, plan.Exports); err != nil {
+		httpx.WriteError(w, r, err)
+		return
 	}
+	name := fmt.Sprintf("sellertrends-%s-%s.csv", d.Marketplace, d.Kind)
+	writeCSV(w, r, name, csvHeader, func(emit func([]string) error) error {
+		return s.wh.ExportTerms(r.Context(), d, q, func(t warehouse.TermRow) error {
+			rec := []string{spreadsheetText(t.Term), strconv.Itoa(t.Rank)}
+			for _, v := range t.Ranks {
+				rec = append(rec, optInt(v))
+			}
+			for _, v := range t.Changes {
+				rec = append(rec, optFloat(v))
+			}
+			rec = append(rec, strconv.Itoa(t.PeriodsPresent), strconv.FormatBool(t.New), strconv.FormatBool(t.Breakout),
+				fmt.Sprintf("%.4f", t.ClickConc), fmt.Sprintf("%.4f", t.ConvConc), optFloat(t.Seasonality), optFloat(t.ComingUp),
+				spreadsheetText(t.TopBrand), spreadsheetText(t.TopCategory), spreadsheetText(t.TopASIN))
+			return emit(rec)
+		})
+	})
 }
 
 func optInt(p *int) string {

@@ -4,54 +4,119 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 type watchItemJSON struct {
 	store.WatchlistItem
-	Latest *warehouse.TermRow `json:"latest,omitempty"` // for terms: the latest rank and changes
+	Latest   *warehouse.TermRow     `json:"latest,omitempty"`   // a term's latest rank and changes
+	Presence *warehouse.PresenceNow `json:"presence,omitempty"` // a product's or brand's latest place
 }
 
-// watchlist lists the items with each term's move in the workspace's first dataset.
+// watchAccess resolves whose list a watchlist request reads or writes and whose data its numbers
+// come from. On the demo workspace the list is the caller's own personal one (the demo's data is
+// read-only, but anyone may try watching on it); elsewhere both are the workspace named.
+func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *caller, err error) {
+	c, err = s.access(r, write && r.PathValue("ws") != DemoWorkspace)
+	if err != nil {
+		return "", nil, err
+	}
+	if c.workspace != DemoWorkspace {
+		return c.workspace, c, nil
+	}
+	cur, _ := auth.SessionFrom(r.Context())
+	if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
+		return "", nil, err
+	}
+	return store.PersonalWorkspaceID(cur.User.ID), c, nil
+}
+
+// watchDataset is the dataset whose numbers the items show: ?ds= when given, else the first.
+func (s *Service) watchDataset(r *http.Request, c *caller) (*warehouse.Dataset, error) {
+	if r.URL.Query().Get("ds") != "" {
+		id, err := strconv.Atoi(r.URL.Query().Get("ds"))
+		if err != nil || id < 1 {
+			return nil, httpx.BadRequest("ds: must be a dataset id (a positive integer)")
+		}
+		d, err := s.wh.DatasetByID(r.Context(), c.workspace, id)
+		if errors.Is(err, warehouse.ErrNotFound) {
+			return nil, errNoDataset
+		}
+		return d, err
+	}
+	ds, err := s.wh.Datasets(r.Context(), c.workspace)
+	if err != nil || len(ds) == 0 {
+		return nil, err
+	}
+	return &ds[0], nil
+}
+
+// watchlist lists the items with each one's latest numbers in the dataset (watchDataset).
 func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	list, c, err := s.watchAccess(r, false)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	items, err := s.store.Watchlist(r.Context(), c.workspace)
+	items, err := s.store.Watchlist(r.Context(), list)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	d, err := s.watchDataset(r, c)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	out := make([]watchItemJSON, 0, len(items))
-	ds, err := s.wh.Datasets(r.Context(), c.workspace)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	for _, it := range items {
 		j := watchItemJSON{WatchlistItem: it}
-		if it.Kind == "term" && len(ds) > 0 {
-			p, err := s.wh.Explore(r.Context(), &ds[0], warehouse.ExploreQuery{Search: it.Value, Prefix: true, Window: 1, Limit: 5})
-			if err != nil {
+		if d != nil {
+			if err := s.latestOf(r, d, &j); err != nil {
 				httpx.WriteError(w, r, err)
 				return
-			}
-			for _, row := range p.Rows {
-				if row.Term == it.Value {
-					j.Latest = &row
-				}
 			}
 		}
 		out = append(out, j)
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"items": out, "limit": s.limits(c.workspace).WatchlistItems})
+	p, err := s.plans(r.Context(), list)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, watchlistAnswer{Items: out, Limit: p.Limits.WatchlistItems})
+}
+
+// latestOf fills an item's latest numbers: a term's row of the latest period, a product's or
+// brand's place in the latest period's top 3s.
+func (s *Service) latestOf(r *http.Request, d *warehouse.Dataset, j *watchItemJSON) error {
+	var err error
+	switch j.Kind {
+	case "term":
+		var p *warehouse.Page
+		p, err = s.wh.Explore(r.Context(), d, warehouse.ExploreQuery{Search: j.Value, Prefix: true, Window: 1, Limit: 5})
+		if err == nil {
+			for _, row := range p.Rows {
+				if row.Term == j.Value {
+					j.Latest = &row
+				}
+			}
+		}
+	case "asin":
+		j.Presence, err = s.wh.ProductNow(r.Context(), d, j.Value)
+	case "brand":
+		j.Presence, err = s.wh.BrandNow(r.Context(), d, j.Value)
+	}
+	return err
 }
 
 type addWatchBody struct {
@@ -60,7 +125,7 @@ type addWatchBody struct {
 }
 
 func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	list, _, err := s.watchAccess(r, true)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -85,12 +150,22 @@ func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
 	raw := make([]byte, 12)
 	rand.Read(raw)
 	it := store.WatchlistItem{ID: hex.EncodeToString(raw), Kind: *b.Kind, Value: value, CreatedAt: s.now()}
-	err = s.store.AddWatchlistItem(r.Context(), c.workspace, it, s.limits(c.workspace).WatchlistItems)
+	p, err := s.plans(r.Context(), list)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	limit := p.Limits.WatchlistItems
+	if limit == plan.Unlimited {
+		limit = math.MaxInt32
+	}
+	// The store counts and inserts together, so two requests cannot both take the last place.
+	err = s.store.AddWatchlistItem(r.Context(), list, it, limit)
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		httpx.WriteError(w, r, httpx.NewError(http.StatusConflict, "ALREADY_WATCHED", "This item is already on the watchlist"))
 	case errors.Is(err, store.ErrLimit):
-		httpx.WriteError(w, r, httpx.NewError(http.StatusForbidden, "PLAN_LIMIT", "The watchlist is full for your plan"))
+		httpx.WriteError(w, r, planError(p.Allow(plan.Watchlist, limit, 1)))
 	case err != nil:
 		httpx.WriteError(w, r, err)
 	default:
@@ -99,12 +174,12 @@ func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) removeWatch(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	list, _, err := s.watchAccess(r, true)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if err := s.store.RemoveWatchlistItem(r.Context(), c.workspace, r.PathValue("id")); errors.Is(err, store.ErrNotFound) {
+	if err := s.store.RemoveWatchlistItem(r.Context(), list, r.PathValue("id")); errors.Is(err, store.ErrNotFound) {
 		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such watchlist item"))
 		return
 	} else if err != nil {

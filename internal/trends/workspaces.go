@@ -2,10 +2,12 @@ package trends
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
 type workspaceJSON struct {
@@ -14,14 +16,17 @@ type workspaceJSON struct {
 	ReadOnly bool `json:"readOnly"`
 }
 
-// listWorkspaces answers the caller's workspaces (creating the personal one on first use) and the demo.
+// listWorkspaces answers the caller's workspaces (creating the personal one on first use, the
+// only time it writes) and the demo.
 func (s *Service) listWorkspaces(w http.ResponseWriter, r *http.Request) {
 	cur, _ := auth.SessionFrom(r.Context())
-	if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	mine, err := s.store.WorkspacesOf(r.Context(), cur.User.ID)
+	personal := store.PersonalWorkspaceID(cur.User.ID)
+	if err == nil && !slices.ContainsFunc(mine, func(ws store.Workspace) bool { return ws.ID == personal }) {
+		if err = s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err == nil {
+			mine, err = s.store.WorkspacesOf(r.Context(), cur.User.ID)
+		}
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -40,10 +45,17 @@ func (s *Service) listDatasets(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	if c.workspace == DemoWorkspace {
+		if b := s.Demo.state(); b != nil {
+			// Half-generated weeks have no measures yet: show none until the demo is complete.
+			httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace": c.workspace, "demo": true, "datasets": []warehouse.Dataset{}, "building": b})
+			return
+		}
+	}
 	ds, err := s.wh.Datasets(r.Context(), c.workspace)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace": c.workspace, "demo": c.workspace == DemoWorkspace, "datasets": ds})
+	httpx.WriteJSON(w, http.StatusOK, datasetsAnswer{Workspace: c.workspace, Demo: c.workspace == DemoWorkspace, Datasets: ds})
 }

@@ -16,6 +16,7 @@ import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
 import { Route as UnauthenticatedSignInRouteImport } from './routes/_unauthenticated/sign-in'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 import { Route as AppDashboardAccountRouteImport } from './routes/_app/dashboard/account'
+import { Route as AppDashboardBillingRouteImport } from './routes/_app/dashboard/billing'
 import { Route as AppDashboardBrandRouteImport } from './routes/_app/dashboard/brand'
 import { Route as AppDashboardExploreRouteImport } from './routes/_app/dashboard/explore'
 import { Route as AppDashboardImportsRouteImport } from './routes/_app/dashboard/imports'
@@ -56,6 +57,11 @@ const AppDashboardAccountRoute = AppDashboardAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AppDashboardRoute,
 } as any)
+const AppDashboardBillingRoute = AppDashboardBillingRouteImport.update({
+  id: '/billing',
+  path: '/billing',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
 const AppDashboardBrandRoute = AppDashboardBrandRouteImport.update({
   id: '/brand',
   path: '/brand',
@@ -92,6 +98,7 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof AppDashboardRouteWithChildren
   '/sign-in': typeof UnauthenticatedSignInRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
+  '/dashboard/billing': typeof AppDashboardBillingRoute
   '/dashboard/brand': typeof AppDashboardBrandRoute
   '/dashboard/explore': typeof AppDashboardExploreRoute
   '/dashboard/imports': typeof AppDashboardImportsRoute
@@ -104,6 +111,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
+  '/dashboard/billing': typeof AppDashboardBillingRoute
   '/dashboard/brand': typeof AppDashboardBrandRoute
   '/dashboard/explore': typeof AppDashboardExploreRoute
   '/dashboard/imports': typeof AppDashboardImportsRoute
@@ -120,6 +128,7 @@ export interface FileRoutesById {
   '/_app/dashboard': typeof AppDashboardRouteWithChildren
   '/_unauthenticated/sign-in': typeof UnauthenticatedSignInRoute
   '/_app/dashboard/account': typeof AppDashboardAccountRoute
+  '/_app/dashboard/billing': typeof AppDashboardBillingRoute
   '/_app/dashboard/brand': typeof AppDashboardBrandRoute
   '/_app/dashboard/explore': typeof AppDashboardExploreRoute
   '/_app/dashboard/imports': typeof AppDashboardImportsRoute
@@ -135,6 +144,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/sign-in'
     | '/dashboard/account'
+    | '/dashboard/billing'
     | '/dashboard/brand'
     | '/dashboard/explore'
     | '/dashboard/imports'
@@ -147,6 +157,7 @@ export interface FileRouteTypes {
     | '/'
     | '/sign-in'
     | '/dashboard/account'
+    | '/dashboard/billing'
     | '/dashboard/brand'
     | '/dashboard/explore'
     | '/dashboard/imports'
@@ -162,6 +173,7 @@ export interface FileRouteTypes {
     | '/_app/dashboard'
     | '/_unauthenticated/sign-in'
     | '/_app/dashboard/account'
+    | '/_app/dashboard/billing'
     | '/_app/dashboard/brand'
     | '/_app/dashboard/explore'
     | '/_app/dashboard/imports'
@@ -228,6 +240,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardAccountRouteImport
       parentRoute: typeof AppDashboardRoute
     }
+    '/_app/dashboard/billing': {
+      id: '/_app/dashboard/billing'
+      path: '/billing'
+      fullPath: '/dashboard/billing'
+      preLoaderRoute: typeof AppDashboardBillingRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
     '/_app/dashboard/brand': {
       id: '/_app/dashboard/brand'
       path: '/brand'
@@ -275,6 +294,7 @@ declare module '@tanstack/react-router' {
 
 interface AppDashboardRouteChildren {
   AppDashboardAccountRoute: typeof AppDashboardAccountRoute
+  AppDashboardBillingRoute: typeof AppDashboardBillingRoute
   AppDashboardBrandRoute: typeof AppDashboardBrandRoute
   AppDashboardExploreRoute: typeof AppDashboardExploreRoute
   AppDashboardImportsRoute: typeof AppDashboardImportsRoute
@@ -286,6 +306,7 @@ interface AppDashboardRouteChildren {
 
 const AppDashboardRouteChildren: AppDashboardRouteChildren = {
   AppDashboardAccountRoute: AppDashboardAccountRoute,
+  AppDashboardBillingRoute: AppDashboardBillingRoute,
   AppDashboardBrandRoute: AppDashboardBrandRoute,
   AppDashboardExploreRoute: AppDashboardExploreRoute,
   AppDashboardImportsRoute: AppDashboardImportsRoute,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
@@ -31,6 +32,8 @@ type Notifier struct {
 	send mail.Sender
 	key  []byte // signs unsubscribe links (unsubscribe.go)
 	now  func() time.Time
+	// plans tells a workspace's plan: only plans with alerts get digests (trends.md: not Free).
+	plans func(ctx context.Context, workspace string) (plan.Plan, error)
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -41,7 +44,19 @@ type Notifier struct {
 func New(baseURL *url.URL, st *store.Store, wh *warehouse.Warehouse, send mail.Sender, secret string) *Notifier {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Notifier{base: strings.TrimSuffix(baseURL.String(), "/"), st: st, wh: wh, send: send, key: unsubscribeKey(secret),
-		now: func() time.Time { return time.Now().UTC() }, ctx: ctx, cancel: cancel}
+		now: func() time.Time { return time.Now().UTC() }, ctx: ctx, cancel: cancel,
+		plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil }}
+}
+
+// SetPlans makes digests follow each workspace's plan (without it, every workspace gets them).
+func (n *Notifier) SetPlans(f func(ctx context.Context, workspace string) (plan.Plan, error)) {
+	n.plans = f
+}
+
+// alertsAllowed reports whether the workspace's plan includes alerts.
+func (n *Notifier) alertsAllowed(ctx context.Context, workspace string) (bool, error) {
+	p, err := n.plans(ctx, workspace)
+	return err == nil && p.Limits.Alerts, err
 }
 
 // Close stops the weekly scheduler and waits for digests being sent.
@@ -84,6 +99,9 @@ type Import struct {
 // older period changes no current move). Each user gets each dataset's period once, however
 // often it is re-imported or this is called.
 func (n *Notifier) SendImportDigests(ctx context.Context, workspaceID string, imports []Import) error {
+	if ok, err := n.alertsAllowed(ctx, workspaceID); !ok {
+		return err
+	}
 	items, err := n.st.Watchlist(ctx, workspaceID)
 	if err != nil || len(items) == 0 {
 		return err

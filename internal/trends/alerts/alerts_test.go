@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
 	"github.com/sellertrends/sellertrends/internal/trends/alerts"
@@ -351,4 +352,36 @@ func tamper(token string) string {
 		return "B" + token[1:]
 	}
 	return "A" + token[1:]
+}
+
+func TestDigestsFollowTheWorkspacePlan(t *testing.T) {
+	e := setup(t, testkit.SQLite(t))
+	ctx := context.Background()
+	on := plan.Free
+	e.n.SetPlans(func(_ context.Context, ws string) (plan.Plan, error) {
+		if ws != e.ws {
+			t.Errorf("plan asked for %q", ws)
+		}
+		return plan.ByName(on), nil
+	})
+	imp := []alerts.Import{{DatasetID: e.ds, Period: week(6)}}
+	if err := e.n.SendImportDigests(ctx, e.ws, imp); err != nil {
+		t.Fatal(err)
+	}
+	due := nextDue(time.Now().UTC())
+	if err := e.n.SendWeeklyDigests(ctx, due); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ann", "bob", "carol"} {
+		if n := e.inbox.Count(email(id)); n != 0 {
+			t.Errorf("on the Free plan %s got %d digests", id, n)
+		}
+	}
+	on = plan.Pro // an upgrade: the next import's digest goes out
+	if err := e.n.SendImportDigests(ctx, e.ws, imp); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.inbox.Count(email("ann")); n != 1 {
+		t.Errorf("on the Pro plan ann got %d digests, want 1", n)
+	}
 }

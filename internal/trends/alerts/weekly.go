@@ -120,6 +120,9 @@ func (w *weeklyRun) send(ctx context.Context, u store.AlertRecipient, key string
 
 // workspaceMoves is what moved in each dataset of the workspace imported during the week.
 func (w *weeklyRun) workspaceMoves(ctx context.Context, ws string) ([]*Moves, error) {
+	if ok, err := w.n.alertsAllowed(ctx, ws); !ok {
+		return nil, err
+	}
 	items, ok := w.items[ws]
 	if !ok {
 		var err error

@@ -21,6 +21,9 @@ type Options struct {
 	// Name is the file's original name when path is a temporary copy (uploads): Amazon's download
 	// names carry the marketplace and period.
 	Name string
+	// MaxExpanded caps what a compressed file may expand to in all (uploads: MAX_UPLOAD_BYTES,
+	// the most an uncompressed upload may be); 0 leaves only the MaxExpansion ratio.
+	MaxExpanded int64
 }
 
 // Meta describes one report once its layout, marketplace and period are resolved.
@@ -47,20 +50,38 @@ type Source struct {
 	skipped  []ParseError
 	nSkipped int
 	closers  []io.Closer
+	// The limits (limits.go): win bounds every record, expand (nil for a plain file) what a
+	// compressed stream expands to; either one's error ends the read, lenient or not.
+	br          *bufio.Reader
+	win         *window
+	expand      *expandCap
+	recordStart int64        // where the next record begins, in the window's offsets
+	follow      func() int64 // the JSON decoder's own idea of it (follows every record it reads)
 }
 
 // Meta returns the report's layout, marketplace and period.
 func (s *Source) Meta() Meta { return s.meta }
 
 // Next returns the next row, io.EOF at the end, or a *ParseError (in lenient mode bad rows are
-// skipped and recorded instead).
+// skipped and recorded instead; a broken limit ends the read in either mode).
 func (s *Source) Next() (Row, error) {
 	for {
 		r, err := s.next()
+		s.recordStart = s.win.read - int64(s.br.Buffered()) // the parser stopped after a whole record
+		if limit := s.limitError(); limit != nil {
+			return Row{}, limit
+		}
+		if err == nil {
+			if pe := longField(&r, s.meta.Layout); pe != nil {
+				err = pe
+			}
+		}
 		if pe, ok := err.(*ParseError); ok && s.lenient && pe.Line > 0 {
 			s.nSkipped++
 			if len(s.skipped) < maxSkipped {
-				s.skipped = append(s.skipped, *pe)
+				kept := *pe
+				kept.Value = shortValue(kept.Value)
+				s.skipped = append(s.skipped, kept)
 			}
 			continue
 		}
@@ -74,6 +95,24 @@ func (s *Source) Next() (Row, error) {
 // Progress reports rows returned so far and bytes read of the total; safe from another goroutine.
 func (s *Source) Progress() (rows, bytesRead, bytesTotal int64) {
 	return s.rows.Load(), s.counter.n.Load(), s.total
+}
+
+// limitError is the error of a limit the read broke, if any: parsers may wrap or mistake it.
+func (s *Source) limitError() error {
+	if s.expand != nil && s.expand.err != nil {
+		return s.expand.err
+	}
+	if s.win.err != nil {
+		return s.win.err
+	}
+	return nil
+}
+
+// followDecoder makes the window measure records from where the JSON decoder stands: it reads
+// ahead by its own buffer and reads several records per row.
+func (s *Source) followDecoder(offset func() int64) {
+	parseStart := s.win.read - int64(s.br.Buffered())
+	s.follow = func() int64 { return parseStart + offset() }
 }
 
 // Skipped returns the rows a lenient read skipped (at most 100) and how many there were.
@@ -102,7 +141,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // Open reads path and returns the reports it holds: one for a CSV or JSON file (optionally
-// gzipped), one per .csv/.json entry of a zip. Compression is recognised by magic bytes.
+// gzipped), one per .csv/.json entry of a zip. Compression is recognised by magic bytes; a
+// compressed file may expand to at most MaxExpansion times its size (and opts.MaxExpanded).
 func Open(path string, opts Options) ([]*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -123,10 +163,17 @@ func Open(path string, opts Options) ([]*Source, error) {
 	if opts.Name != "" {
 		name = filepath.Base(opts.Name)
 	}
+	name = shortName(name)
 	switch {
 	case n >= 4 && bytes.Equal(magic[:], []byte("PK\x03\x04")):
-		f.Close()
-		return openZip(path, opts)
+		srcs, err := openZip(f, st.Size(), opts)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		last := srcs[len(srcs)-1] // the entries read f: the last report to close closes it
+		last.closers = append([]io.Closer{f}, last.closers...)
+		return srcs, nil
 	case n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		counter := &countingReader{r: f}
 		gz, err := gzip.NewReader(counter)
@@ -134,11 +181,16 @@ func Open(path string, opts Options) ([]*Source, error) {
 			f.Close()
 			return nil, &ParseError{Expected: "not a readable gzip file: " + err.Error()}
 		}
-		src, err := newSource(gz, strings.TrimSuffix(name, ".gz"), opts, counter, st.Size(), gz, f)
+		limit := expandLimit(st.Size())
+		if opts.MaxExpanded > 0 && opts.MaxExpanded < limit {
+			limit = opts.MaxExpanded
+		}
+		capped := &expandCap{r: gz, max: limit, name: name, packed: st.Size()}
+		src, err := newSource(capped, strings.TrimSuffix(name, ".gz"), opts, counter, st.Size(), capped, gz, f)
 		return one(src, err)
 	default:
 		counter := &countingReader{r: f}
-		src, err := newSource(counter, name, opts, counter, st.Size(), f)
+		src, err := newSource(counter, name, opts, counter, st.Size(), nil, f)
 		return one(src, err)
 	}
 }
@@ -150,76 +202,146 @@ func one(s *Source, err error) ([]*Source, error) {
 	return []*Source{s}, nil
 }
 
-func openZip(path string, opts Options) ([]*Source, error) {
-	zr, err := zip.OpenReader(path)
+// shortName makes a file or entry name fit for messages and records: valid UTF-8, at most 255 bytes.
+func shortName(name string) string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	if len(name) > 255 {
+		name = shortValue(name[:255])
+	}
+	return name
+}
+
+// openZip opens every report of the zip f. The central directory is sized before archive/zip
+// reads it, and every entry's expansion is checked against its headers before it is opened and
+// counted while it is read, since headers can lie.
+func openZip(f *os.File, size int64, opts Options) ([]*Source, error) {
+	if n, dir, ok := zipDirectory(f, size); ok && (n > MaxZipEntries || dir > MaxZipEntries*1024) {
+		return nil, fileError("the zip holds %d entries in a %s directory; at most %d entries are read: upload the reports in smaller zips", n, sizeText(int64(dir)), MaxZipEntries)
+	}
+	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return nil, &ParseError{Expected: "not a readable zip file: " + err.Error()}
+	}
+	if len(zr.File) > MaxZipEntries { // the end record understated them
+		return nil, fileError("the zip holds %d entries; at most %d are read: upload the reports in smaller zips", len(zr.File), MaxZipEntries)
+	}
+	reports, nested := zipReports(zr)
+	if len(reports) == 0 {
+		if nested {
+			return nil, fileError("the zip holds no .csv or .json report, only other archives: a zip or gzip inside a zip is not opened, upload the reports inside it")
+		}
+		return nil, fileError("the zip holds no .csv or .json report")
+	}
+	if len(reports) > MaxZipReports {
+		return nil, fileError("the zip holds %d reports; at most %d are imported at once: upload them in smaller zips", len(reports), MaxZipReports)
+	}
+	whole := &budget{max: expandLimit(size), why: fmt.Sprintf("%d times its %s", MaxExpansion, sizeText(size))}
+	if opts.MaxExpanded > 0 && opts.MaxExpanded < whole.max {
+		whole.max, whole.why = opts.MaxExpanded, "MAX_UPLOAD_BYTES, the largest upload"
+	}
+	var declared uint64
+	for _, e := range reports {
+		packed := int64(min(e.CompressedSize64, uint64(size)))
+		if limit := expandLimit(packed); e.UncompressedSize64 > uint64(limit) {
+			return nil, expandError(shortName(e.Name), limit, packed)
+		}
+		if declared += e.UncompressedSize64; declared > uint64(whole.max) {
+			return nil, fileError("the zip's reports expand to more than %s (%s): refused as a decompression bomb", sizeText(whole.max), whole.why)
+		}
 	}
 	var out []*Source
 	fail := func(err error) ([]*Source, error) {
 		for _, s := range out {
 			s.Close()
 		}
-		zr.Close()
 		return nil, err
 	}
-	for _, e := range zr.File {
-		lower := strings.ToLower(e.Name)
-		if e.FileInfo().IsDir() || strings.HasPrefix(e.Name, "__MACOSX/") || !(strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".json")) {
-			continue
-		}
+	for _, e := range reports {
+		name := shortName(e.Name)
 		rc, err := e.Open()
 		if err != nil {
-			return fail(fmt.Errorf("%s: %w", e.Name, err))
+			return fail(fmt.Errorf("%s: %w", name, err))
 		}
-		counter := &countingReader{r: rc}
-		src, err := newSource(counter, e.Name, opts, counter, int64(e.UncompressedSize64), rc)
+		packed := int64(min(e.CompressedSize64, uint64(size)))
+		capped := &expandCap{r: rc, max: expandLimit(packed), archive: whole, name: name, packed: packed}
+		counter := &countingReader{r: capped}
+		src, err := newSource(counter, name, opts, counter, int64(e.UncompressedSize64), capped, rc)
 		if err != nil {
 			rc.Close()
-			return fail(fmt.Errorf("%s: %w", e.Name, err))
+			return fail(fmt.Errorf("%s: %w", name, err))
 		}
 		out = append(out, src)
 	}
-	if len(out) == 0 {
-		return fail(fileError("the zip holds no .csv or .json report"))
-	}
-	out[len(out)-1].closers = append([]io.Closer{zr}, out[len(out)-1].closers...)
 	return out, nil
 }
 
-// newSource strips a BOM, decides between JSON and CSV, and resolves the report's meta.
-func newSource(r io.Reader, name string, opts Options, counter *countingReader, total int64, closers ...io.Closer) (*Source, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
-		br.Discard(3)
+// zipReports lists the zip's report entries (.csv, .json) and says whether it holds archives.
+func zipReports(zr *zip.Reader) (reports []*zip.File, nested bool) {
+	for _, e := range zr.File {
+		lower := strings.ToLower(e.Name)
+		switch {
+		case e.FileInfo().IsDir() || strings.HasPrefix(e.Name, "__MACOSX/"):
+		case strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".json"):
+			reports = append(reports, e)
+		case strings.HasSuffix(lower, ".zip") || strings.HasSuffix(lower, ".gz"):
+			nested = true
+		}
 	}
-	first, err := firstNonSpace(br)
-	if err != nil {
-		return nil, fileError("empty file")
-	}
-	s := &Source{counter: counter, total: total, lenient: opts.Lenient, closers: closers}
-	if first == '{' || first == '[' {
-		err = s.initJSON(br, name, opts)
-	} else {
-		err = s.initCSV(br, name, opts)
-	}
-	if err != nil {
+	return reports, nested
+}
+
+// newSource strips a BOM, refuses nested archives, decides between JSON and CSV, and resolves
+// the report's meta. Every byte reaches the parser through the record window.
+func newSource(r io.Reader, name string, opts Options, counter *countingReader, total int64, capped *expandCap, closers ...io.Closer) (*Source, error) {
+	s := &Source{counter: counter, total: total, lenient: opts.Lenient, closers: closers, expand: capped}
+	s.win = newWindow(r, func() int64 {
+		if s.follow != nil {
+			return s.follow()
+		}
+		return s.recordStart
+	})
+	s.br = bufio.NewReaderSize(s.win, readAhead)
+	if err := s.open(name, opts); err != nil {
+		if limit := s.limitError(); limit != nil {
+			return nil, limit
+		}
 		return nil, err
 	}
 	return s, nil
 }
 
+func (s *Source) open(name string, opts Options) error {
+	br := s.br
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		br.Discard(3)
+	}
+	first, err := firstNonSpace(br)
+	if err != nil {
+		if s.limitError() != nil {
+			return err
+		}
+		return fileError("empty file")
+	}
+	if magic, _ := br.Peek(4); bytes.Equal(magic, []byte("PK\x03\x04")) || bytes.HasPrefix(magic, []byte{0x1f, 0x8b}) {
+		return fileError("%s is itself an archive (a zip or gzip inside a compressed file is not opened): upload the report inside it", name)
+	}
+	if first == '{' || first == '[' {
+		return s.initJSON(br, name, opts)
+	}
+	return s.initCSV(br, name, opts)
+}
+
+// firstNonSpace skips leading blank space a buffer at a time and returns the first other byte.
 func firstNonSpace(br *bufio.Reader) (byte, error) {
 	for {
-		b, err := br.Peek(1)
-		if err != nil {
+		if _, err := br.Peek(1); err != nil {
 			return 0, err
 		}
-		switch b[0] {
-		case ' ', '\t', '\r', '\n':
-			br.Discard(1)
-		default:
-			return b[0], nil
+		buf, _ := br.Peek(br.Buffered())
+		rest := bytes.TrimLeft(buf, " \t\r\n")
+		br.Discard(len(buf) - len(rest))
+		if len(rest) > 0 {
+			return rest[0], nil
 		}
 	}
 }

@@ -28,9 +28,9 @@ const (
 
 // Period is one reporting period; Start and End are dates (UTC midnight), both inclusive.
 type Period struct {
-	Kind  PeriodKind
-	Start time.Time
-	End   time.Time
+	Kind  PeriodKind `json:"kind"`
+	Start time.Time  `json:"start"`
+	End   time.Time  `json:"end"`
 }
 
 // NoShare marks a blank click or conversion share (blank is not zero).

@@ -43,6 +43,7 @@ type spapiSource struct {
 
 func (s *Source) initJSON(br *bufio.Reader, name string, opts Options) error {
 	dec := json.NewDecoder(br)
+	s.followDecoder(dec.InputOffset)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return fileError("not a search-terms report: a JSON file must be the SP-API report object")
 	}

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import { THEMES, type Theme } from '../config/constants'
 
 // The theme is read and saved through the server's two server functions; the server renders the
@@ -32,4 +33,16 @@ export function applyTheme(theme: Theme) {
   const root = document.documentElement
   root.classList.remove(...THEMES)
   root.classList.add(theme)
+}
+
+// useTheme follows the <html> class, so charts drawn on canvas (which cannot use CSS dark:
+// variants) redraw in the new colours the moment the theme changes.
+export function useTheme(): Theme {
+  return useSyncExternalStore(subscribeTheme, currentTheme, () => 'light' as Theme)
+}
+
+function subscribeTheme(onChange: () => void): () => void {
+  const obs = new MutationObserver(onChange)
+  obs.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] })
+  return () => obs.disconnect()
 }

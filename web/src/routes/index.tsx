@@ -1,9 +1,12 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useAuth } from '../lib/auth'
+import { useDocumentTitle } from '../lib/document-title'
+import { Pricing } from '../features/billing/components/billing-page'
 
 export const Route = createFileRoute('/')({ component: Home })
 
 function Home() {
+  useDocumentTitle('Amazon search trends for sellers')
   const { status } = useAuth()
   return (
     <main className="mx-auto max-w-4xl px-6 py-16">
@@ -31,6 +34,9 @@ function Home() {
       >
         {status === 'authenticated' ? 'Open your dashboard' : 'Sign in or create an account'}
       </Link>
+      <div className="mt-16">
+        <Pricing />
+      </div>
     </main>
   )
 }

@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router'
+import { useDocumentTitle } from '../../lib/document-title'
 
 export function NotFound() {
+  useDocumentTitle('Not found')
   return (
     <main className="mx-auto max-w-xl p-12 text-center">
       <h1 className="text-3xl font-bold">Not Found</h1>

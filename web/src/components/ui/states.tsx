@@ -33,11 +33,13 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   )
 }
 
-export function Card({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+// Card is a titled region; info is the (i) beside the title when the card is about a measure.
+// min-w-0 lets a wide table scroll inside the card instead of widening the page on a phone.
+export function Card({ title, children, action, info }: { title: string; children: ReactNode; action?: ReactNode; info?: ReactNode }) {
   return (
-    <section aria-label={title} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
-      <div className="mb-3 flex items-center justify-between">
-        <h2 className="font-semibold">{title}</h2>
+    <section aria-label={title} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="font-semibold">{title}{info}</h2>
         {action}
       </div>
       {children}

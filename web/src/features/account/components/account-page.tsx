@@ -9,6 +9,7 @@ import { Button } from '../../../components/ui/button'
 import { Field } from '../../../components/ui/field'
 import { fmtDate } from '../../../lib/format'
 import { describeAgent } from './user-agent'
+import { useDocumentTitle } from '../../../lib/document-title'
 
 // Better Auth's client answers {data, error}; this turns an error into a thrown Error for Query.
 async function unwrap<T>(p: Promise<{ data: T | null; error: { message?: string } | null }>): Promise<T> {
@@ -41,6 +42,7 @@ function FormCard({ title, onSubmit, children, pending, submit }: { title: strin
 }
 
 export function AccountPage() {
+  useDocumentTitle('Account')
   const { user, session } = useAuth()
   const [name, setName] = useState(user?.name ?? '')
   const [image, setImage] = useState(user?.image ?? '')

@@ -3,6 +3,7 @@ import { SignInForm } from './sign-in-form'
 import { SignUpForm } from './sign-up-form'
 import { ForgotPasswordForm } from './forgot-password-form'
 import { ResetPasswordForm } from './reset-password-form'
+import { useDocumentTitle } from '../../../lib/document-title'
 
 export type SignInView = 'sign-in' | 'sign-up' | 'forgot' | 'reset'
 
@@ -15,6 +16,7 @@ const titles: Record<SignInView, string> = {
 
 export function SignInPage({ view, redirect, token, error }: { view?: SignInView; redirect?: string; token?: string; error?: string }) {
   const current: SignInView = view ?? (token || error === 'INVALID_TOKEN' ? 'reset' : 'sign-in')
+  useDocumentTitle(titles[current])
   return (
     <div className="w-full max-w-sm rounded-xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <h1 className="text-xl font-semibold">{titles[current]}</h1>

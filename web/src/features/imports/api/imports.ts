@@ -2,7 +2,7 @@ import { api } from '../../../lib/api-client'
 
 export interface ImportJob {
   id: string; fileName: string; state: 'queued' | 'running' | 'done' | 'failed'; bytesRead: number; bytesTotal: number; rows: number
-  results: { period: { Kind: string; Start: string; End: string }; rows: number; deepestRank: number; replaced: boolean; warnings: string[] | null }[] | null
+  results: { period: { kind: string; start: string; end: string }; rows: number; deepestRank: number; replaced: boolean; warnings: string[] | null }[] | null
   skipped?: { line: number; expected: string }[]; skippedCount: number; error?: string; line?: number
 }
 

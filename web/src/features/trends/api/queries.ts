@@ -1,25 +1,11 @@
 import { queryOptions } from '@tanstack/react-query'
 import { api, qs } from '../../../lib/api-client'
-import type { Dataset, Overview, Page, Presence, Summary, TermHistory, Estimate, Workspace } from './types'
+import { datasetBase as base } from '../../../lib/datasets'
+import type { Overview, Page, Presence, TermHistory, Estimate } from '../../../lib/trends-types'
 
 // One place for the trends query keys, so loaders, screens and invalidations agree.
-const base = (ws: string, ds: number) => `/api/trends/${encodeURIComponent(ws)}/datasets/${ds}`
-
-export const workspacesQuery = () =>
-  queryOptions({ queryKey: ['workspaces'], queryFn: () => api<Workspace[]>('/api/workspaces'), staleTime: 60_000 })
-
-export const datasetsQuery = (ws: string) =>
-  queryOptions({
-    queryKey: ['datasets', ws],
-    queryFn: () => api<{ datasets: Dataset[]; demo: boolean }>(`/api/trends/${encodeURIComponent(ws)}/datasets`),
-    staleTime: 30_000,
-  })
-
 export const overviewQuery = (ws: string, ds: number) =>
   queryOptions({ queryKey: ['overview', ws, ds], queryFn: () => api<Overview>(`${base(ws, ds)}/overview`), staleTime: 60_000 })
-
-export const summaryQuery = (ws: string, ds: number) =>
-  queryOptions({ queryKey: ['summary', ws, ds], queryFn: () => api<Summary>(`${base(ws, ds)}/summary`) })
 
 export interface ExploreParams {
   q?: string; match?: 'substring' | 'prefix'; list?: string; window?: number; minRank?: number; maxRank?: number
@@ -45,4 +31,17 @@ export const productQuery = (ws: string, ds: number, asin: string) =>
 export const brandQuery = (ws: string, ds: number, brand: string) =>
   queryOptions({ queryKey: ['brand', ws, ds, brand], queryFn: () => api<Presence>(`${base(ws, ds)}/brands/${encodeURIComponent(brand)}`) })
 
-export const deletePeriod = (ws: string, ds: number, start: string) => api<void>(`${base(ws, ds)}/periods/${start.slice(0, 10)}`, { method: 'DELETE' })
+// namesQuery suggests brand or category names of the dataset's latest period as the user types.
+export const namesQuery = (ws: string, ds: number, kind: 'brand' | 'category', prefix: string) =>
+  queryOptions({
+    queryKey: ['names', ws, ds, kind, prefix],
+    queryFn: () => api<{ names: string[] }>(`${base(ws, ds)}/names${qs({ kind, q: prefix })}`),
+    staleTime: 5 * 60_000,
+    placeholderData: (prev) => prev,
+  })
+
+// termExists asks whether a term is in the dataset, so a comparison refuses one that is not.
+export async function termExists(ws: string, ds: number, term: string): Promise<boolean> {
+  const h = await api<{ terms: TermHistory[] }>(`${base(ws, ds)}/history${qs({ term: [term] })}`)
+  return h.terms[0]?.found ?? false
+}

@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router'
-import { useSelection } from '../use-selection'
+import { useSelection } from '../../../lib/selection'
 
 export function DatasetBar() {
   const sel = useSelection()
@@ -10,7 +10,7 @@ export function DatasetBar() {
       <label className="flex items-center gap-2">
         <span className="text-zinc-600 dark:text-zinc-400">Workspace</span>
         <select
-          className="rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+          className="max-w-[14rem] rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
           value={sel.ws}
           onChange={(e) => navigate({ to: '.', search: { ws: e.target.value, ds: undefined } })}
         >
@@ -25,7 +25,7 @@ export function DatasetBar() {
         <label className="flex items-center gap-2">
           <span className="text-zinc-600 dark:text-zinc-400">Dataset</span>
           <select
-            className="rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
+            className="max-w-[14rem] rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700"
             value={sel.dataset?.id}
             onChange={(e) => navigate({ to: '.', search: (prev: object) => ({ ...prev, ws: sel.ws, ds: Number(e.target.value) }) })}
           >

@@ -1,101 +1,148 @@
-import { useMemo, useState } from 'react'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMemo, useState, type ReactNode } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { toast } from 'sonner'
-import { exploreQuery, historyQuery } from '../api/queries'
-import { useSelection } from '../use-selection'
+import { exploreQuery, historyQuery, termExists } from '../api/queries'
+import { useSelection } from '../../../lib/selection'
+import { useDocumentTitle } from '../../../lib/document-title'
 import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
+import { Button } from '../../../components/ui/button'
+import { Change, MeasureInfo } from '../../../components/trends/change'
 import { RankChart, type Series } from './rank-chart'
 import { ShareChart } from './share-chart'
-import { fmtDate, fmtInt, fmtPct } from '../../../lib/format'
-import { addWatch } from '../../watchlists/api/watchlist'
-import { Button } from '../../../components/ui/button'
-import type { TermHistory } from '../api/types'
+import { ProductsTable } from './products-table'
+import { DemoBuilding } from './demo-building'
+import { WINDOWS } from './term-list'
+import { estimateSearches, fmtInt, fmtPct, periodUnit, plural } from '../../../lib/format'
+import { concentration } from '../../../lib/measures'
+import type { HistoryPoint, TermHistory } from '../../../lib/trends-types'
 
-// Estimated searches use the same curve as the API's root-word estimate (and say so).
-const estimate = (rank: number) => Math.round(4_000_000 * rank ** -0.85)
-
-export function TermPage() {
+// TermPage is one term's history, compared with others on one chart. actions is the watchlists
+// feature's Watch button, composed in by the route.
+export function TermPage({ actions }: { actions?: ReactNode }) {
   const search = useSearch({ from: '/_app/dashboard/term' })
   const navigate = useNavigate({ from: '/dashboard/term' })
   const sel = useSelection()
   const terms = search.t
-  const q = useQuery({ ...historyQuery(sel.ws ?? '', sel.dataset?.id ?? 0, terms), enabled: !!sel.dataset && terms.length > 0 })
+  useDocumentTitle(terms.length ? terms.join(' vs ') : 'Term')
+  const ds = sel.dataset?.id ?? 0
+  const q = useQuery({ ...historyQuery(sel.ws ?? '', ds, terms), enabled: !!sel.dataset && terms.length > 0 })
   const [compare, setCompare] = useState('')
-  const watch = useMutation({
-    mutationFn: (term: string) => addWatch(sel.ws!, 'term', term),
-    onSuccess: (_d, term) => toast.success(`Watching “${term}”`),
-    onError: (e) => toast.error(e.message),
-  })
+  const [checking, setChecking] = useState(false)
+  const [refused, setRefused] = useState('')
   const main = terms[0]
   const related = useQuery({
-    ...exploreQuery(sel.ws ?? '', sel.dataset?.id ?? 0, { q: main?.split(' ').sort((a, b) => b.length - a.length)[0], limit: 8, sort: 'rank' }),
+    ...exploreQuery(sel.ws ?? '', ds, { q: main?.split(' ').sort((a, b) => b.length - a.length)[0], limit: 8, sort: 'rank' }),
     enabled: !!sel.dataset && !!main,
   })
-  const chart = useMemo(() => (q.data ? toSeries(q.data.terms) : null), [q.data])
-  const seasons = useMemo(() => (q.data?.terms[0] ? bySeason(q.data.terms[0]) : null), [q.data])
-  if (terms.length === 0) return <Empty title="No term chosen"><Link to="/dashboard/explore" className="underline">Find a term in Explore</Link></Empty>
-  const latest = q.data?.terms[0]?.points.findLast((p) => p.rank != null)
+  const found = useMemo(() => q.data?.terms.filter((t) => t.found) ?? [], [q.data])
+  const chart = useMemo(() => (found.length ? toSeries(found) : null), [found])
+  const seasons = useMemo(() => (q.data?.terms[0]?.found ? bySeason(q.data.terms[0]) : null), [q.data])
+  const kind = sel.dataset?.kind
+
+  // A compared term must be in the dataset: one that is not is refused, not charted as a flat gap.
+  async function addCompare(e: React.FormEvent) {
+    e.preventDefault()
+    const t = compare.trim()
+    setRefused('')
+    if (!t || terms.includes(t) || !sel.dataset) return
+    if (terms.length >= 10) return toast.error('Compare at most 10 terms')
+    setChecking(true)
+    try {
+      if (!(await termExists(sel.ws!, sel.dataset.id, t))) {
+        setRefused(`“${t}” is not in this dataset, so it cannot be compared. Check the spelling, or find it in Explore.`)
+        return
+      }
+      navigate({ search: (p) => ({ ...p, t: [...terms, t] }) })
+      setCompare('')
+    } catch (err) {
+      toast.error((err as Error).message)
+    } finally {
+      setChecking(false)
+    }
+  }
+
+  if (terms.length === 0) return <Empty title="No term chosen"><Link to="/dashboard/explore" className="underline">Find a term in Explore</Link>, then open it.</Empty>
+  if (sel.error) return <ErrorState error={sel.error} retry={sel.retry} />
+  const main0 = q.data?.terms[0]
   return (
     <section aria-labelledby="term-title" className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 id="term-title" className="text-2xl font-semibold">{terms.join(' vs ')}</h1>
-        {!sel.isDemo && <Button variant="secondary" onClick={() => watch.mutate(main)} disabled={watch.isPending}>Watch “{main}”</Button>}
+        <h1 id="term-title" className="min-w-0 text-2xl font-semibold break-words">{terms.join(' vs ')}</h1>
+        {actions}
       </div>
-      <form
-        className="flex items-end gap-2 text-sm"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const t = compare.trim()
-          if (!t || terms.includes(t)) return
-          if (terms.length >= 10) return toast.error('Compare at most 10 terms')
-          navigate({ search: (p) => ({ ...p, t: [...terms, t] }) })
-          setCompare('')
-        }}
-      >
-        <label className="flex flex-col">
+      <form className="flex flex-wrap items-end gap-2 text-sm" onSubmit={addCompare}>
+        <label className="flex min-w-0 flex-col">
           <span>Compare with</span>
-          <input value={compare} onChange={(e) => setCompare(e.target.value)} placeholder="another term" className="w-64 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+          <input value={compare} onChange={(e) => { setCompare(e.target.value); setRefused('') }} placeholder="another term" className="w-64 max-w-full rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         </label>
-        <Button type="submit" variant="secondary">Add to chart</Button>
+        <Button type="submit" variant="secondary" disabled={checking}>{checking ? 'Checking…' : 'Add to chart'}</Button>
         {terms.length > 1 && <Button type="button" variant="ghost" onClick={() => navigate({ search: (p) => ({ ...p, t: [main] }) })}>Clear comparison</Button>}
       </form>
-      {q.isPending ? (
+      {refused && <p role="alert" className="text-sm text-rose-700 dark:text-rose-400">{refused}</p>}
+      {sel.building ? (
+        <DemoBuilding week={sel.building.week} weeks={sel.building.weeks} />
+      ) : !sel.dataset && !sel.isLoading ? (
+        <Empty title="No reports in this workspace yet"><Link to="/dashboard/imports" className="underline">Import a report</Link> to see this term’s history.</Empty>
+      ) : q.isPending ? (
         <Skeleton rows={8} label="Loading the history" />
       ) : q.error ? (
         <ErrorState error={q.error} retry={() => q.refetch()} />
       ) : (
         <>
-          {q.data.terms.filter((t) => !t.found).map((t) => <p key={t.term} role="status" className="text-sm text-amber-700">“{t.term}” is not in this dataset.</p>)}
-          {chart && <RankChart xs={chart.xs} series={chart.series} title="Rank history" />}
-          {chart && chart.gaps > 0 && <p className="text-xs text-zinc-500">{chart.gaps} missing period(s) are drawn as gaps, not as drops.</p>}
-          <div className="grid gap-4 lg:grid-cols-2">
-            <Card title="Now">
-              {latest ? (
-                <dl className="grid grid-cols-2 gap-2 text-sm">
-                  <dt>Rank</dt><dd className="tabular-nums">#{fmtInt(latest.rank)}</dd>
-                  <dt>
-                    <details>
-                      <summary className="cursor-pointer">Estimated searches / week</summary>
-                      <p className="mt-1 text-xs text-zinc-500">{q.data.estimate.assumptions}</p>
-                    </details>
-                  </dt>
-                  <dd className="tabular-nums">≈ {fmtInt(estimate(latest.rank!))} <span className="text-xs text-zinc-500">(estimate)</span></dd>
-                </dl>
-              ) : <Empty title="Absent from the latest period" />}
-            </Card>
-            <Card title="Related terms">
-              {related.data?.rows.length ? (
-                <ul className="text-sm">{related.data.rows.filter((r) => r.term !== main).map((r) => <li key={r.term}><Link to="/dashboard/term" search={(p: object) => ({ ...p, t: [r.term] })} className="hover:underline">{r.term}</Link> <span className="text-zinc-500">#{fmtInt(r.rank)}</span></li>)}</ul>
-              ) : <Empty title="No related terms" />}
-            </Card>
-          </div>
-          {q.data.terms[0]?.found && <ShareChart history={q.data.terms[0]} />}
-          <ProductsTable history={q.data.terms[0]} ws={sel.ws} ds={sel.dataset?.id} />
-          {seasons && seasons.series.length > 1 && <RankChart xs={seasons.xs} series={seasons.series} title="Seasonality: one line per year" xIsDate={false} />}
+          {q.data.terms.filter((t) => !t.found).map((t) => (
+            <p key={t.term} role="status" className="text-sm text-amber-700 dark:text-amber-400">“{t.term}” is not in this dataset, so it is not charted.</p>
+          ))}
+          {chart && <RankChart xs={chart.xs} series={chart.series} title="Rank history" kind={kind} />}
+          {chart && chart.gaps > 0 && <p className="text-xs text-zinc-500">{plural(chart.gaps, 'missing period')} {chart.gaps === 1 ? 'is' : 'are'} drawn as a gap, not as a drop.</p>}
+          {main0?.found && (
+            <div className="grid gap-4 lg:grid-cols-2">
+              <NowCard history={main0} kind={kind} assumptions={q.data.estimate.assumptions} />
+              <Card title="Related terms">
+                {related.data?.rows.filter((r) => r.term !== main).length ? (
+                  <ul className="text-sm">{related.data.rows.filter((r) => r.term !== main).map((r) => <li key={r.term} className="break-words"><Link to="/dashboard/term" search={(p: object) => ({ ...p, t: [r.term] })} className="hover:underline">{r.term}</Link> <span className="text-zinc-500">#{fmtInt(r.rank)}</span></li>)}</ul>
+                ) : <Empty title="No related terms">Terms sharing this term’s longest word show here.</Empty>}
+              </Card>
+            </div>
+          )}
+          {main0?.found && <ShareChart history={main0} kind={kind} />}
+          {main0?.found && <ProductsTable history={main0} kind={kind} />}
+          {seasons && seasons.series.length > 1 && (
+            <div>
+              <h2 className="font-semibold">Seasonality: one line per year<MeasureInfo measure="seasonality" /></h2>
+              <RankChart xs={seasons.xs} series={seasons.series} title="Rank by week of year" xIsDate={false} />
+            </div>
+          )}
         </>
       )}
     </section>
+  )
+}
+
+// NowCard is the latest period at a glance: rank, estimated searches, moves and concentration.
+function NowCard({ history, kind, assumptions }: { history: TermHistory; kind?: string; assumptions: string }) {
+  const pts = history.points
+  const L = pts.findLastIndex((p) => p.rank != null)
+  const latest: HistoryPoint | undefined = pts[L]
+  if (!latest || L !== pts.length - 1) return <Card title="Now"><Empty title="Absent from the latest period">Its last rank is on the chart above.</Empty></Card>
+  const click = concentration((latest.products ?? []).map((p) => p.clickShare))
+  const conv = concentration((latest.products ?? []).map((p) => p.conversionShare))
+  return (
+    <Card title="Now">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        <dt>Rank</dt><dd className="tabular-nums">#{fmtInt(latest.rank)}</dd>
+        <dt>Estimated searches / {kind === 'month' || kind === 'quarter' ? kind : 'week'}<MeasureInfo measure="estimate" /></dt>
+        <dd className="tabular-nums" title={assumptions}>≈ {fmtInt(estimateSearches(latest.rank!))} <span className="text-xs text-zinc-500">(estimate)</span></dd>
+        {WINDOWS.filter((w) => L - w >= 0).map((w) => (
+          <div key={w} className="contents">
+            <dt>Change over {periodUnit(kind, w)}{w === 1 && <MeasureInfo measure="change" />}</dt>
+            <dd><Change then={pts[L - w].rank} now={latest.rank} /></dd>
+          </div>
+        ))}
+        <dt>Click concentration<MeasureInfo measure="clickConcentration" /></dt><dd className="tabular-nums">{fmtPct(click)}</dd>
+        <dt>Conversion concentration<MeasureInfo measure="conversionConcentration" /></dt><dd className="tabular-nums">{fmtPct(conv)}</dd>
+      </dl>
+    </Card>
   )
 }
 
@@ -119,39 +166,4 @@ function bySeason(t: TermHistory): { xs: number[]; series: Series[] } {
     years.get(y)![week] = p.rank
   }
   return { xs: Array.from({ length: 53 }, (_, i) => i + 1), series: [...years].map(([y, v]) => ({ label: String(y), values: v })) }
-}
-
-function ProductsTable({ history, ws, ds }: { history?: TermHistory; ws?: string; ds?: number }) {
-  const recent = (history?.points ?? []).filter((p) => p.products?.length).slice(-8).reverse()
-  if (recent.length === 0) return null
-  return (
-    <Card title="Top clicked products and brands (latest periods)">
-      <div className="overflow-x-auto">
-        <table className="w-full text-sm">
-          <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">#1</th><th scope="col">#2</th><th scope="col">#3</th><th scope="col">Brands</th></tr></thead>
-          <tbody>
-            {recent.map((p) => (
-              <tr key={p.start} className="border-t border-zinc-100 align-top dark:border-zinc-900">
-                <td className="py-1 pr-2 whitespace-nowrap">{fmtDate(p.start)}</td>
-                {[0, 1, 2].map((i) => {
-                  const pr = p.products?.[i]
-                  return (
-                    <td key={i} className="py-1 pr-2">
-                      {pr ? (
-                        <>
-                          <Link to="/dashboard/product" search={{ ws, ds, asin: pr.asin }} className="font-mono hover:underline">{pr.asin}</Link>
-                          <div className="text-xs text-zinc-500">clicks {fmtPct(pr.clickShare)} · conversions {fmtPct(pr.conversionShare)}</div>
-                        </>
-                      ) : '–'}
-                    </td>
-                  )
-                })}
-                <td className="py-1">{p.brands?.map((b) => <Link key={b} to="/dashboard/brand" search={{ ws, ds, b }} className="mr-2 hover:underline">{b}</Link>) ?? '–'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </Card>
-  )
 }

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { validateDashboardSearch } from '../../../features/trends/use-selection'
+import { validateDashboardSearch } from '../../../lib/selection'
 import { TermPage } from '../../../features/trends/components/term-page'
+import { WatchButton } from '../../../features/watchlists/components/watch-button'
 
 export interface TermSearch {
   ws?: string
@@ -14,5 +15,8 @@ export const Route = createFileRoute('/_app/dashboard/term')({
     const t = raw.filter((x): x is string => typeof x === 'string' && x.trim() !== '' && x.length <= 500).slice(0, 10)
     return { ...validateDashboardSearch(s), t }
   },
-  component: TermPage,
+  component: function Term() {
+    const { t } = Route.useSearch()
+    return <TermPage actions={t[0] ? <WatchButton kind="term" value={t[0]} /> : null} />
+  },
 })

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { toast } from 'sonner'
-import { Button } from '../../components/ui/button'
+import { Button } from '../ui/button'
 import { currentTheme, setTheme } from '../../lib/theme'
 
 export function ThemeToggle() {

@@ -1,18 +1,21 @@
-// Shapes of the trends API (internal/trends, /api/openapi.json).
+// Shapes of the trends API (internal/trends, /api/openapi.json), shared by the features.
 export interface Workspace { id: string; name: string; kind: string; role: string; demo: boolean; readOnly: boolean }
 export interface Dataset { id: number; workspace: string; marketplace: string; kind: string; periods: number; latest: string | null }
 export interface PeriodCoverage { start: string; end: string; rows: number; deepestRank: number; layout: string; sourceName: string; termsWithProducts: number[]; importedAt: string; importedBy: string }
-export interface Summary { dataset: Dataset; periods: PeriodCoverage[]; latest: PeriodCoverage | null; gaps: { Start: string; End: string }[] }
+// gaps' keys were PascalCase before the API went camelCase; both are read.
+export interface Gap { start?: string; end?: string; Start?: string; End?: string }
+export interface Summary { dataset: Dataset; periods: PeriodCoverage[]; latest: PeriodCoverage | null; gaps: Gap[] }
 export interface TermRow {
   term: string; rank: number; ranksAgo: (number | null)[]; changes: (number | null)[]; periodsPresent: number
-  new: boolean; breakout: boolean; clickConcentration: number; conversionConcentration: number
+  new: boolean; breakout: boolean; clickConcentration: number | null; conversionConcentration: number | null
   seasonality: number | null; comingUp: number | null; spark: (number | null)[]; topBrand?: string; topCategory?: string; topAsin?: string
 }
 export interface Page { total: number; rows: TermRow[] }
-export interface Overview { summary: Summary; window: number; demo: boolean; risers: Page; fallers: Page; new: Page; breakouts: Page; comingUp: Page }
-export interface ProductShare { asin: string; title?: string; clickShare: number | null; conversionShare: number | null }
+// periodsCompared (how many earlier periods "new" was judged against) comes with newer servers.
+export interface Overview { summary: Summary; window: number; demo: boolean; risers: Page; fallers: Page; new: Page & { periodsCompared?: number }; breakouts: Page; comingUp: Page; periodsCompared?: number }
+export interface ProductShare { asin: string; title?: string; clickShare: number | null; conversionShare: number | null; closerRatio?: number | null }
 export interface HistoryPoint { start: string; rank: number | null; loaded: boolean; products?: ProductShare[]; brands?: string[]; categories?: string[] }
 export interface TermHistory { term: string; found: boolean; points: HistoryPoint[] }
 export interface Estimate { label: string; assumptions: string }
-export interface ShareAt { start: string; rank: number; slot: number; clickShare: number | null; conversionShare: number | null }
+export interface ShareAt { start: string; rank: number; slot: number; clickShare: number | null; conversionShare: number | null; closerRatio?: number | null }
 export interface Presence { key: string; title?: string; terms: { term: string; latestRank: number; points: ShareAt[] }[] }

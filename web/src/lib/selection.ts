@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useSearch } from '@tanstack/react-router'
-import { datasetsQuery, workspacesQuery } from './api/queries'
+import { datasetsQuery, workspacesQuery } from './datasets'
 
 export interface DashboardSearch {
   ws?: string
@@ -14,6 +14,9 @@ export function validateDashboardSearch(s: Record<string, unknown>): DashboardSe
     ds: Number.isInteger(ds) && ds > 0 ? ds : undefined,
   }
 }
+
+// The dashboard's shared state: which workspace and dataset every screen shows. It lives in lib
+// because every feature reads it and features do not import each other.
 
 // useSelection resolves which workspace and dataset the dashboard shows: the URL's choice, else
 // the caller's own workspace when it holds data, else the demo.
@@ -34,11 +37,14 @@ export function useSelection() {
     datasets: datasets.data?.datasets ?? [],
     dataset,
     isDemo: ws === 'demo',
+    // building is set while the demo is still being generated (first start of a server).
+    building: datasets.data?.building,
     isLoading: workspaces.isPending || (!!ws && datasets.isPending) || (!ws && ownDatasets.isPending),
-    error: workspaces.error ?? datasets.error,
+    error: workspaces.error ?? ownDatasets.error ?? datasets.error,
     retry: () => {
       workspaces.refetch()
-      datasets.refetch()
+      if (own && !search.ws) ownDatasets.refetch()
+      if (ws) datasets.refetch()
     },
   }
 }

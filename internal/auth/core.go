@@ -1,0 +1,144 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/ratelimit"
+	"github.com/sellertrends/sellertrends/internal/store"
+)
+
+// The seam plugins build on. A plugin (social sign-in, organizations, admin, device
+// authorization, Polar, bearer) is a package beside this one: it registers its routes under
+// BasePath, its hooks and the Fields it adds to the user and session answers, all before
+// Handler is called. Its tables come from its own migrations (store.Migrate).
+
+// Plugin is a Better Auth plugin. Register is called once, by Service.Use.
+type Plugin interface {
+	ID() string
+	Register(s *Service) error
+}
+
+// Use registers plugins in order. It must be called before Handler.
+func (s *Service) Use(plugins ...Plugin) error {
+	for _, p := range plugins {
+		if err := p.Register(s); err != nil {
+			return err
+		}
+		s.plugins = append(s.plugins, p.ID())
+	}
+	return nil
+}
+
+// Plugins lists the ids of the registered plugins.
+func (s *Service) Plugins() []string { return append([]string(nil), s.plugins...) }
+
+// route is one entry of the route table.
+type route struct {
+	method, path string
+	handler      http.HandlerFunc
+	rule         *ratelimit.Rule
+}
+
+// Handle mounts a handler at "METHOD /path" under BasePath (e.g. "POST /organization/create").
+// rule, when given, replaces the default rate-limit rule for the path.
+func (s *Service) Handle(pattern string, h http.HandlerFunc, rule ...ratelimit.Rule) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok || !strings.HasPrefix(path, "/") {
+		panic("auth: route pattern must be \"METHOD /path\": " + pattern)
+	}
+	rt := route{method: method, path: path, handler: h}
+	if len(rule) > 0 {
+		rt.rule = &rule[0]
+	}
+	s.table = append(s.table, rt)
+}
+
+// Wrap adds a middleware around the whole /api/auth handler (outermost last registered).
+func (s *Service) Wrap(mw func(http.Handler) http.Handler) { s.wrappers = append(s.wrappers, mw) }
+
+// TokenSource finds a session token somewhere other than the session cookie (the bearer
+// plugin's Authorization header). It answers "" when the request carries none.
+type TokenSource func(r *http.Request) string
+
+// AddTokenSource makes every session read (get-session, RequireSession, sensitive endpoints)
+// also accept tokens that src finds.
+func (s *Service) AddTokenSource(src TokenSource) { s.tokenSources = append(s.tokenSources, src) }
+
+// FieldsFunc returns the Fields a plugin adds to a user or session answer.
+type FieldsFunc func(ctx context.Context, id string) (map[string]any, error)
+
+// AddUserFields adds Fields to every user answer read from the database (they then travel in
+// the session-data cookie like Better Auth's additional Fields).
+func (s *Service) AddUserFields(f FieldsFunc) { s.userFields = append(s.userFields, f) }
+
+// AddSessionFields adds Fields to every session answer read from the database.
+func (s *Service) AddSessionFields(f FieldsFunc) { s.sessionFields = append(s.sessionFields, f) }
+
+// OnUserCreated runs after a user is created (sign-up, admin, social sign-in). An error is
+// logged; the account exists either way.
+func (s *Service) OnUserCreated(h func(ctx context.Context, u *store.User) error) {
+	s.userCreatedHooks = append(s.userCreatedHooks, h)
+}
+
+// OnUserUpdated runs after a user's profile or email changed. An error is logged.
+func (s *Service) OnUserUpdated(h func(ctx context.Context, u *store.User) error) {
+	s.userUpdatedHooks = append(s.userUpdatedHooks, h)
+}
+
+// OnUserDeleted runs before a user's row is deleted, so owners of other data (workspaces,
+// datasets, billing) remove theirs. An error stops the deletion.
+func (s *Service) OnUserDeleted(h func(ctx context.Context, userID string) error) {
+	s.userDeletedHooks = append(s.userDeletedHooks, h)
+}
+
+// BeforeSession runs before a session is created for a user; an error refuses it (the admin
+// plugin refuses banned users this way).
+func (s *Service) BeforeSession(h func(ctx context.Context, u *store.User) error) {
+	s.beforeSession = append(s.beforeSession, h)
+}
+
+// Store, Config, Mail and Now give plugins what the core uses.
+func (s *Service) Store() *store.Store    { return s.store }
+func (s *Service) Config() *config.Config { return s.cfg }
+func (s *Service) Mail() mail.Sender      { return s.mail }
+func (s *Service) Secret() []byte         { return s.secret }
+
+// withFields fills the plugin Fields of a user and session answer from the database.
+func (s *Service) withFields(ctx context.Context, sess *SessionJSON, user *UserJSON) error {
+	if user != nil {
+		for _, f := range s.userFields {
+			m, err := f(ctx, user.ID)
+			if err != nil {
+				return err
+			}
+			user.Extra = merge(user.Extra, m)
+		}
+	}
+	if sess != nil {
+		for _, f := range s.sessionFields {
+			m, err := f(ctx, sess.ID)
+			if err != nil {
+				return err
+			}
+			sess.Extra = merge(sess.Extra, m)
+		}
+	}
+	return nil
+}
+
+func merge(dst, src map[string]any) map[string]any {
+	if len(src) == 0 {
+		return dst
+	}
+	if dst == nil {
+		dst = make(map[string]any, len(src))
+	}
+	for k, v := range src {
+		dst[k] = v
+	}
+	return dst
+}

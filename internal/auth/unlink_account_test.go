@@ -1,0 +1,35 @@
+package auth_test
+
+import (
+	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/testkit"
+)
+
+func TestAccountsAndUnlink(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		app := testkit.Server(t, st, nil)
+		c := app.SignUp(t, "ann@example.com", "password123")
+		var accounts []map[string]any
+		if err := jsonArray(c.Do("GET", "/api/auth/list-accounts", nil).Body, &accounts); err != nil || len(accounts) != 1 || accounts[0]["providerId"] != "credential" {
+			t.Fatalf("accounts %v %v", accounts, err)
+		}
+		if scopes, ok := accounts[0]["scopes"].([]any); !ok || len(scopes) != 0 {
+			t.Errorf("scopes should be an empty array: %v", accounts[0])
+		}
+		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "credential"}); res.JSON(t)["code"] != "FAILED_TO_UNLINK_LAST_ACCOUNT" {
+			t.Errorf("last account: %s", res.Body)
+		}
+		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "github"}); res.JSON(t)["code"] != "ACCOUNT_NOT_FOUND" {
+			t.Errorf("unknown account: %s", res.Body)
+		}
+		id := accounts[0]["id"].(string)
+		if res := c.Do("GET", "/api/auth/account-info?accountId="+id, nil); res.Status != 200 || res.JSON(t)["user"].(map[string]any)["email"] != "ann@example.com" {
+			t.Errorf("account-info GET: %d %s", res.Status, res.Body)
+		}
+		if res := app.SignUp(t, "bob@example.com", "password123").Do("POST", "/api/auth/account-info", map[string]any{"accountId": id}); res.Status != 400 {
+			t.Errorf("someone else's account: %d %s", res.Status, res.Body)
+		}
+	})
+}
