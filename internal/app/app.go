@@ -27,6 +27,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/sessioncache"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
+	"github.com/sellertrends/sellertrends/internal/trends/alerts"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -38,6 +39,7 @@ type App struct {
 	Warehouse *warehouse.Warehouse
 	// Demo reports the demo workspace's first generation to the API (cli runs it).
 	Demo    *trends.DemoProgress
+	Alerts  *alerts.Notifier // alert digests; the server starts its weekly scheduler
 	closers []func() error
 }
 
@@ -100,8 +102,14 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	if err := a.Warehouse.ResumeCopies(ctx); err != nil {
 		slog.Error("trends: checking the term-ordered copies", "err", err)
 	}
+	// The notifier closes after the import worker (closers run in reverse) and before the
+	// warehouse, so no digest is started or still reading when the warehouse closes.
+	a.Alerts = alerts.New(cfg.BaseURL, st, a.Warehouse, sender, opts.Secret)
+	a.Alerts.SetPlans(a.Billing.PlanOf)
+	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	trendsSvc.SetPlans(a.Billing.PlanOf)
+	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()

@@ -122,3 +122,7 @@ func (s *Service) absoluteURL(path string) string {
 	}
 	return path
 }
+
+// RequireTrustedOrigin guards another package's state-changing route with the same origin check
+// as the auth routes (the alert settings' PUT, for one).
+func (s *Service) RequireTrustedOrigin(next http.Handler) http.Handler { return s.originCheck(next) }

@@ -115,8 +115,12 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 		})
 	}
 	buildDemoIfMissing(ctx, built.Warehouse, built.Demo)
+	built.Alerts.StartWeekly(weeklyAlertsEvery)
 	return a, nil
 }
+
+// weeklyAlertsEvery is how often the server looks for due weekly digests (alerts.StartWeekly).
+const weeklyAlertsEvery = 10 * time.Minute
 
 // buildDemoIfMissing generates the demo workspace on first start, in the background so the
 // server answers at once. Whether it is missing is decided before the server listens, so the

@@ -20,9 +20,12 @@ type Message struct {
 	Subject  string
 	Text     string
 	HTML     string
-	Template string // verification, password-reset, email-change, account-deletion
+	Template string // verification, password-reset, email-change, account-deletion, alert-digest
 	Link     string // the action link, kept for the dev outbox and tests
-	SentAt   time.Time
+	// Unsubscribe, when set, is a signed one-click unsubscribe URL sent as the List-Unsubscribe
+	// and List-Unsubscribe-Post headers (RFC 2369, RFC 8058).
+	Unsubscribe string
+	SentAt      time.Time
 }
 
 // Sender delivers messages. Two implementations: SMTP and the development Outbox.

@@ -58,6 +58,11 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("mail: to: %w", err)
 	}
 	msg.Subject(m.Subject)
+	if m.Unsubscribe != "" {
+		// RFC 8058 wants an https URL; BASE_URL is https in production, plain http only in development and tests.
+		msg.SetListUnsubscribe(m.Unsubscribe)
+		msg.SetListUnsubscribePost()
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
 	if err := s.client.DialAndSendWithContext(ctx, msg); err != nil {

@@ -149,6 +149,10 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	check("POST", "/api/workspaces/{ws}/watchlist", owner.Do("POST", watch, map[string]string{"kind": "term", "value": "yoga mat"}))
 	check("DELETE", "/api/workspaces/{ws}/watchlist/{id}", owner.Do("DELETE", watch+"/"+fmt.Sprint(added.JSON(t)["id"]), nil))
 	check("DELETE", base+"/periods/{start}", owner.Do("DELETE", fill(base, ws)+"/periods/2026-04-05", nil))
+	settings := map[string]any{"frequency": "weekly", "threshold": 30}
+	check("GET", "/api/alerts/settings", owner.Do("GET", "/api/alerts/settings", nil))
+	check("PUT", "/api/alerts/settings", owner.Do("PUT", "/api/alerts/settings", settings))
+	check("PUT", "/api/alerts/settings", owner.Do("PUT", "/api/alerts/settings", settings, "Origin", "https://evil.example"))
 	// Too large an upload.
 	status, out = upload(t, owner, app, ws, nil, "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_18.csv", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv")
 	raw, _ = json.Marshal(out)

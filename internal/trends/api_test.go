@@ -181,7 +181,8 @@ func TestEveryParameterIsValidated(t *testing.T) {
 	}
 }
 
-// Access on every route of the table: anonymous 401, someone else's workspace 404, demo writes 403.
+// Access on every route of the table: anonymous 401, someone else's workspace 404, demo writes
+// 403; the caller's own alert settings 401 without a session.
 func TestAccessOnEveryRoute(t *testing.T) {
 	app := testkit.Server(t, testkit.SQLite(t), nil)
 	owner := app.SignUp(t, "owner@example.com", "password123")
@@ -202,7 +203,7 @@ func TestAccessOnEveryRoute(t *testing.T) {
 	for path, ops := range paths {
 		for method := range ops.(map[string]any) {
 			m := strings.ToUpper(method)
-			if path == "/api/workspaces" {
+			if path == "/api/workspaces" || path == "/api/alerts/settings" { // the caller's own, no workspace
 				if res := app.Client(t).Do(m, path, nil); res.Status != 401 {
 					t.Errorf("anonymous %s %s: %d", m, path, res.Status)
 				}

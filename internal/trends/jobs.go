@@ -51,6 +51,8 @@ type Jobs struct {
 	queue chan *Job
 	stop  context.CancelFunc
 	done  chan struct{}
+	// afterImport, when set, hears of every job that imported its files (alert digests).
+	afterImport func(workspace string, recs []*warehouse.PeriodRecord)
 }
 
 func newJobs(wh *warehouse.Warehouse) *Jobs {
@@ -169,6 +171,9 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 		})
 	}
 	j.update(job, func(x *Job) { x.State, x.BytesRead = "done", x.BytesTotal })
+	if j.afterImport != nil {
+		j.afterImport(job.Workspace, job.Results)
+	}
 }
 
 // errImportServer is what a seller reads when an import fails for a reason that is not the file's.

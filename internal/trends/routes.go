@@ -100,5 +100,8 @@ func (s *Service) routes() []route {
 		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}}, s.watchlist, ok(watchlistAnswer{}, eRead)},
 		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
 		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
+		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings, ok(alertSettingsJSON{}, []int{400, 401})},
+		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500); origin-checked", nil, s.auth.RequireTrustedOrigin(http.HandlerFunc(s.putAlertSettings)).ServeHTTP,
+			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401, 403}}},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends/alerts"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -23,13 +24,14 @@ type PlanFunc func(ctx context.Context, workspace string) (plan.Plan, error)
 
 // Service answers the trends API.
 type Service struct {
-	cfg   *config.Config
-	store *store.Store
-	wh    *warehouse.Warehouse
-	auth  *auth.Service
-	jobs  *Jobs
-	plans PlanFunc
-	now   func() time.Time
+	cfg    *config.Config
+	store  *store.Store
+	wh     *warehouse.Warehouse
+	auth   *auth.Service
+	jobs   *Jobs
+	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
+	plans  PlanFunc
+	now    func() time.Time
 	// Demo is the demo workspace's first generation; the server's start fills it in.
 	Demo *DemoProgress
 }
@@ -45,6 +47,13 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
 func (s *Service) SetPlans(f PlanFunc) { s.plans = f }
 
+// UseAlerts sends alert digests through n after every import and serves the alert settings
+// and unsubscribe routes with it. Call it before the first upload.
+func (s *Service) UseAlerts(n *alerts.Notifier) {
+	s.alerts = n
+	s.jobs.afterImport = n.AfterImport
+}
+
 // Close stops the import worker after the running job.
 func (s *Service) Close() error { s.jobs.close(); return nil }
 
@@ -55,16 +64,21 @@ func (s *Service) Handler() http.Handler {
 		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
+	// The unsubscribe link of the alert digests is a page, not an API route: outside the table
+	// (and the OpenAPI document), without a session (its link is signed).
+	mux.HandleFunc("GET "+alerts.UnsubscribePath, s.unsubscribe)
+	mux.HandleFunc("POST "+alerts.UnsubscribePath, s.unsubscribe)
 	mux.HandleFunc("/api/", notFound)
 	return s.sessionExceptOpenAPI(mux)
 }
 
-// sessionExceptOpenAPI asks for a session on every real route; the OpenAPI document is public
-// and unknown paths answer 404 whether or not the caller is signed in.
+// sessionExceptOpenAPI asks for a session on every real route; the OpenAPI document and the
+// unsubscribe page (its link is signed) are public, and unknown paths answer 404 whether or
+// not the caller is signed in.
 func (s *Service) sessionExceptOpenAPI(mux *http.ServeMux) http.Handler {
 	protected := s.auth.RequireSession(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || pattern == "/api/" {
+		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/" {
 			mux.ServeHTTP(w, r)
 			return
 		}

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../../lib/document-title'
 import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
 import { ItemLink, ItemNow } from './watch-item'
+import { AlertSettingsCard } from './alert-settings'
 
 const KIND = { term: 'Term', asin: 'Product', brand: 'Brand' } as const
 
@@ -46,6 +47,7 @@ export function WatchlistPage() {
           </ul>
         </>
       )}
+      <AlertSettingsCard />
     </section>
   )
 }
