@@ -60,9 +60,16 @@ func (s *Source) Meta() Meta { return s.meta }
 // Next returns the next row, io.EOF at the end, or a *ParseError (in lenient mode rows with bad
 // values are skipped and recorded instead; a broken file fails in either mode).
 func (s *Source) Next() (Row, error) {
+	var last *ParseError
 	for {
 		r, err := s.next()
 		if pe, ok := err.(*ParseError); ok && s.lenient && pe.skippable() {
+			if last != nil && *pe == *last {
+				// The reader did not move past the error: skipping it again would never end.
+				pe.Broken = true
+				return Row{}, pe
+			}
+			last = pe
 			s.nSkipped++
 			if len(s.skipped) < maxSkipped {
 				s.skipped = append(s.skipped, *pe)
