@@ -284,3 +284,21 @@ func gzipFile(t *testing.T, path string) string {
 	}
 	return out
 }
+
+// A reader stuck on one bad row (it returns the same error again) ends a lenient read instead
+// of being skipped for ever.
+func TestLenientReadEndsWhenTheReaderIsStuck(t *testing.T) {
+	calls := 0
+	s := &Source{lenient: true, next: func() (Row, error) {
+		calls++
+		if calls > 1000 {
+			return Row{}, io.EOF
+		}
+		return Row{}, &ParseError{Record: 7, Column: "clickShare", Expected: "stuck"}
+	}}
+	_, err := s.Next()
+	var pe *ParseError
+	if !errors.As(err, &pe) || !pe.Broken || pe.Record != 7 || calls != 2 {
+		t.Errorf("got %v after %d reads, want the error as broken after 2", err, calls)
+	}
+}

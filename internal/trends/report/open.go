@@ -70,6 +70,7 @@ func (s *Source) Meta() Meta { return s.meta }
 // Next returns the next row, io.EOF at the end, or a *ParseError (in lenient mode rows with bad
 // values are skipped and recorded instead; a broken file or a broken limit fails in either mode).
 func (s *Source) Next() (Row, error) {
+	var last *ParseError
 	for {
 		r, err := s.next()
 		s.recordStart = s.win.read - int64(s.br.Buffered()) // the parser stopped after a whole record
@@ -82,6 +83,12 @@ func (s *Source) Next() (Row, error) {
 			}
 		}
 		if pe, ok := err.(*ParseError); ok && s.lenient && pe.skippable() {
+			if last != nil && *pe == *last {
+				// The reader did not move past the error: skipping it again would never end.
+				pe.Broken = true
+				return Row{}, pe
+			}
+			last = pe
 			s.nSkipped++
 			if len(s.skipped) < maxSkipped {
 				kept := *pe
