@@ -66,7 +66,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 	wait := c.backoff
 	for attempt := 0; ; attempt++ {
-		err, retry, after := c.once(ctx, method, u.String(), bearer, body, out)
+		retry, after, err := c.once(ctx, method, u.String(), bearer, body, out)
 		if err == nil || !retry || attempt >= c.retries {
 			return err
 		}
@@ -84,10 +84,10 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, u, bearer string, body []byte, out any) (err error, retry bool, after time.Duration) {
+func (c *Client) once(ctx context.Context, method, u, bearer string, body []byte, out any) (retry bool, after time.Duration, err error) {
 	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
 	if err != nil {
-		return err, false, 0
+		return false, 0, err
 	}
 	req.Header.Set("Authorization", "Bearer "+bearer)
 	req.Header.Set("Accept", "application/json")
@@ -96,27 +96,27 @@ func (c *Client) once(ctx context.Context, method, u, bearer string, body []byte
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("polar: %s %s: %w", method, req.URL.Path, err), ctx.Err() == nil, 0
+		return ctx.Err() == nil, 0, fmt.Errorf("polar: %s %s: %w", method, req.URL.Path, err)
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
 	if err != nil {
-		return fmt.Errorf("polar: read answer: %w", err), true, 0
+		return true, 0, fmt.Errorf("polar: read answer: %w", err)
 	}
 	if res.StatusCode >= 200 && res.StatusCode < 300 {
 		if out == nil || len(raw) == 0 {
-			return nil, false, 0
+			return false, 0, nil
 		}
 		if err := json.Unmarshal(raw, out); err != nil {
-			return fmt.Errorf("polar: %s %s: decode: %w", method, req.URL.Path, err), false, 0
+			return false, 0, fmt.Errorf("polar: %s %s: decode: %w", method, req.URL.Path, err)
 		}
-		return nil, false, 0
+		return false, 0, nil
 	}
 	apiErr := &APIError{Status: res.StatusCode, Detail: detail(raw)}
 	if secs, e := strconv.Atoi(res.Header.Get("Retry-After")); e == nil && secs > 0 && secs <= 30 {
 		after = time.Duration(secs) * time.Second
 	}
-	return apiErr, res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500, after
+	return res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500, after, apiErr
 }
 
 // detail pulls Polar's error text out of an answer ({"detail": "..."} or a validation list).
