@@ -8,7 +8,7 @@ import { Card, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
 import { Field } from '../../../components/ui/field'
 import { fmtDate } from '../../../lib/format'
-import { describeAgent } from './user-agent'
+import { describeAgent } from '../../../lib/user-agent'
 import { useDocumentTitle } from '../../../lib/document-title'
 
 // Better Auth's client answers {data, error}; this turns an error into a thrown Error for Query.

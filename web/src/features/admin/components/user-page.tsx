@@ -8,7 +8,7 @@ import { Card, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
 import { Field } from '../../../components/ui/field'
 import { fmtDate } from '../../../lib/format'
-import { describeAgent } from '../../account/components/user-agent'
+import { describeAgent } from '../../../lib/user-agent'
 import { unwrap, type AdminUser } from '../api'
 
 const banLengths = [
