@@ -73,9 +73,11 @@ func (s *Source) Next() (Row, error) {
 	var last *ParseError
 	for {
 		r, err := s.next()
-		s.recordStart = s.win.read - int64(s.br.Buffered()) // the parser stopped after a whole record
-		if limit := s.limitError(); limit != nil {
-			return Row{}, limit
+		if s.win != nil { // nil only for a Source built without a stream (tests)
+			s.recordStart = s.win.read - int64(s.br.Buffered()) // the parser stopped after a whole record
+			if limit := s.limitError(); limit != nil {
+				return Row{}, limit
+			}
 		}
 		if err == nil {
 			if pe := longField(&r, s.meta.Layout); pe != nil {
