@@ -53,10 +53,6 @@ type SessionJSON struct {
 	Extra     map[string]any `json:"-"`
 }
 
-// Times of a SessionJSON, for plugins.
-func (x SessionJSON) Expires() time.Time { return time.Time(x.ExpiresAt) }
-func (x SessionJSON) Created() time.Time { return time.Time(x.CreatedAt) }
-
 type userAlias UserJSON
 type sessionAlias SessionJSON
 

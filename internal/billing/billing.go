@@ -91,11 +91,6 @@ func (b *Billing) PlanOf(ctx context.Context, workspaceID string) (plan.Plan, er
 	return plan.ByName(plan.Free), nil
 }
 
-// Subscriptions lists a workspace's subscription records, newest first (the billing page).
-func (b *Billing) Subscriptions(ctx context.Context, workspaceID string) ([]Subscription, error) {
-	return b.subs.ofWorkspace(ctx, workspaceID)
-}
-
 // planOfProduct maps a Polar product id to its plan through POLAR_PRODUCTS.
 func (b *Billing) planOfProduct(productID string) (plan.Name, bool) {
 	for slug, id := range b.cfg.Products {
