@@ -166,6 +166,9 @@ test('explore: filters apply on Enter with suggestions, every column toggles its
   await page.waitForURL((u) => u.searchParams.get('sort') === 'term' && u.searchParams.get('order') === 'desc')
   await page.getByRole('button', { name: 'Clear filters' }).click()
   await page.waitForURL((u) => !u.searchParams.has('brand'))
+  // The field follows the URL on the render after it changes: wait for it, then check it.
+  const field = await page.getByLabel('Brand').elementHandle()
+  await page.waitForFunction((el) => el.value === '', field)
   assert.equal(await page.getByLabel('Brand').inputValue(), '')
   await page.close()
 })
