@@ -83,6 +83,12 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
+	// Queued mails go out before the store and Redis close (closers run in reverse).
+	a.closers = append(a.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return a.Auth.Close(ctx)
+	})
 	a.Billing = billing.New(cfg.Billing)
 	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
 		return nil, err
