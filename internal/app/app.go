@@ -117,6 +117,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	trendsSvc.SetPlans(a.Billing.PlanOf)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
+	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
+	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
