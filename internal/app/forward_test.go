@@ -72,7 +72,7 @@ func deployment(t *testing.T) (owner, forwarder *node) {
 	}
 	common := func(addr string) map[string]string {
 		return map[string]string{"DATABASE_URL": dbURL, "BASE_URL": "http://" + addr,
-			"TRUSTED_ORIGINS": "http://" + addrs[0] + ",http://" + addrs[1],
+			"TRUSTED_ORIGINS":     "http://" + addrs[0] + ",http://" + addrs[1],
 			"DUCKDB_MEMORY_LIMIT": "256MB", "DUCKDB_IMPORT_MEMORY_LIMIT": "256MB"}
 	}
 	owner = &node{t: t, addr: addrs[0], base: "http://" + addrs[0], vars: common(addrs[0])}
