@@ -41,6 +41,7 @@ var (
 	ErrLastAccount            = e(http.StatusBadRequest, "FAILED_TO_UNLINK_LAST_ACCOUNT", "You can't unlink your last account")
 	ErrAccountNotFound        = e(http.StatusBadRequest, "ACCOUNT_NOT_FOUND", "Account not found")
 	ErrDeleteDisabled         = e(http.StatusNotFound, "NOT_FOUND", "Not Found")
+	ErrNoUserInfo             = e(http.StatusNotFound, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
 	ErrDeleteBadToken         = e(http.StatusNotFound, "INVALID_TOKEN", "Invalid token")
 	// ErrUserHasPassword is set-password's refusal (a server-side operation with no HTTP route).
 	ErrUserHasPassword = e(http.StatusBadRequest, "PASSWORD_ALREADY_SET", "user already has a password")

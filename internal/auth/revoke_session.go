@@ -27,6 +27,9 @@ func (s *Service) revokeSession(w http.ResponseWriter, r *http.Request) {
 				writeErr(w, r, err)
 				return
 			}
+			if x.Token == l.Session.Token {
+				s.clearSessionCookies(w) // the caller ended its own session: its cookies go too
+			}
 			WriteStatus(w)
 			return
 		}

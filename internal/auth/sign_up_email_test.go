@@ -24,7 +24,7 @@ func TestSignUpEmail(t *testing.T) {
 		{"password too long", map[string]any{"name": "Ann", "email": "a@example.com", "password": strings.Repeat("x", 129)}, 400, "PASSWORD_TOO_LONG", "Password too long"},
 		{"missing name", map[string]any{"email": "a@example.com", "password": "password123"}, 400, "VALIDATION_ERROR", "[body.name] Invalid input: expected string, received undefined"},
 		{"wrong type", map[string]any{"name": "Ann", "email": 42, "password": "password123"}, 400, "VALIDATION_ERROR", "[body.email] Invalid input: expected string, received number"},
-		{"malformed json", `{"name":`, 400, "VALIDATION_ERROR", "Invalid JSON body"},
+		{"malformed json", `{"name":`, 400, "BAD_REQUEST", "Invalid JSON in request body"},
 		{"oversized email", map[string]any{"name": "Ann", "email": strings.Repeat("a", 300) + "@example.com", "password": "password123"}, 400, "VALIDATION_ERROR", "[body.email] Too big: expected string to have <=254 characters"},
 		{"oversized body", `{"name":"` + strings.Repeat("x", 70<<10) + `"}`, 413, "PAYLOAD_TOO_LARGE", "Request body is too large"},
 		{"untrusted callback", map[string]any{"name": "Ann", "email": "b@example.com", "password": "password123", "callbackURL": "https://evil.example/x"}, 403, "INVALID_CALLBACK_URL", "Invalid callbackURL"},

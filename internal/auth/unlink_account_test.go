@@ -1,7 +1,9 @@
 package auth_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
@@ -21,8 +23,16 @@ func TestAccountsAndUnlink(t *testing.T) {
 		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "credential"}); res.JSON(t)["code"] != "FAILED_TO_UNLINK_LAST_ACCOUNT" {
 			t.Errorf("last account: %s", res.Body)
 		}
-		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "github"}); res.JSON(t)["code"] != "ACCOUNT_NOT_FOUND" {
+		now := time.Now()
+		if err := st.CreateAccount(context.Background(), &store.Account{ID: "gh-row", AccountID: "gh-1", ProviderID: "github",
+			UserID: accounts[0]["userId"].(string), CreatedAt: now, UpdatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "gitlab"}); res.JSON(t)["code"] != "ACCOUNT_NOT_FOUND" {
 			t.Errorf("unknown account: %s", res.Body)
+		}
+		if res := c.Do("POST", "/api/auth/unlink-account", map[string]any{"providerId": "github", "accountId": "gh-1"}); res.Status != 200 {
+			t.Errorf("unlink github: %d %s", res.Status, res.Body)
 		}
 		id := accounts[0]["id"].(string)
 		if res := c.Do("GET", "/api/auth/account-info?accountId="+id, nil); res.Status != 200 || res.JSON(t)["user"].(map[string]any)["email"] != "ann@example.com" {

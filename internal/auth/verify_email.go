@@ -16,6 +16,10 @@ import (
 // callback with ?error=<code>, or answer 401 without one.
 func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if err := RequiredQuery(q, "token"); err != nil {
+		writeErr(w, r, err)
+		return
+	}
 	token, callbackURL := q.Get("token"), q.Get("callbackURL")
 	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
 		writeErr(w, r, ErrInvalidCallbackURL)
