@@ -34,6 +34,7 @@ func (s *Service) revokeSession(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// Someone else's token, or none: the same answer, so tokens cannot be probed.
-	writeErr(w, r, ErrSessionNotFound)
+	// Someone else's token, or none: the same answer as Better Auth's, so tokens cannot be
+	// probed and nothing is revoked.
+	WriteStatus(w)
 }

@@ -19,7 +19,7 @@ func TestSignUpEmail(t *testing.T) {
 	}{
 		{"valid", map[string]any{"name": "Ann", "email": "Ann@Example.COM", "password": "password123"}, 200, "", ""},
 		{"duplicate email", map[string]any{"name": "Ann", "email": "taken@example.com", "password": "password123"}, 422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "User already exists. Use another email."},
-		{"invalid email", map[string]any{"name": "Ann", "email": "not-an-email", "password": "password123"}, 400, "INVALID_EMAIL", "Invalid email"},
+		{"invalid email", map[string]any{"name": "Ann", "email": "not-an-email", "password": "password123"}, 400, "VALIDATION_ERROR", "[body.email] Invalid email address"},
 		{"password too short", map[string]any{"name": "Ann", "email": "a@example.com", "password": "short"}, 400, "PASSWORD_TOO_SHORT", "Password too short"},
 		{"password too long", map[string]any{"name": "Ann", "email": "a@example.com", "password": strings.Repeat("x", 129)}, 400, "PASSWORD_TOO_LONG", "Password too long"},
 		{"missing name", map[string]any{"email": "a@example.com", "password": "password123"}, 400, "VALIDATION_ERROR", "[body.name] Invalid input: expected string, received undefined"},
