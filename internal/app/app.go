@@ -114,6 +114,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
+	deps.TrustedOrigin = a.Auth.RequireTrustedOrigin
 	a.Handler = server.New(cfg, deps)
 	return a, nil
 }

@@ -159,5 +159,5 @@ func (s *Service) absoluteURL(path string) string {
 }
 
 // RequireTrustedOrigin guards another package's state-changing route with the same origin check
-// as the auth routes (the alert settings' PUT, for one).
+// as the auth routes: the trends API's writes and the theme server functions.
 func (s *Service) RequireTrustedOrigin(next http.Handler) http.Handler { return s.originCheck(next) }
