@@ -19,6 +19,7 @@ type Deps struct {
 	// TrustedOrigin wraps a handler with the auth routes' origin check for state-changing
 	// requests (the theme server functions); nil leaves them unchecked.
 	TrustedOrigin func(http.Handler) http.Handler
+	Health        http.Handler // GET /api/health: the database and the trends store (or its owner)
 }
 
 // New returns the whole application's handler.
@@ -29,6 +30,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	}
 	if d.Billing != nil {
 		mux.Handle("/api/billing/", d.Billing)
+	}
+	if d.Health != nil {
+		mux.Handle("GET /api/health", d.Health)
 	}
 	if d.Trends != nil {
 		mux.Handle("/api/", d.Trends)
