@@ -40,7 +40,6 @@ func Modules(t testing.TB) string {
 // GET /__mail?to=&contains= with {"url": ...}, which Link reads.
 func StartBetterAuth(t testing.TB, script string, env ...string) *Target {
 	t.Helper()
-	modules := Modules(t)
 	dsn, schema := testkit.PostgresSchema(t)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
@@ -53,7 +52,7 @@ func StartBetterAuth(t testing.TB, script string, env ...string) *Target {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	copied := copyInto(t, script, filepath.Dir(modules)) // so its imports resolve in web/node_modules
+	copied := Script(t, script)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", copied, strconv.Itoa(port), testkit.PostgresURL(), schema)
 	cmd.Env = append(os.Environ(), env...)
@@ -103,8 +102,11 @@ func Ours(app *testkit.App) *Target {
 	return &Target{Name: "sellertrends", Base: app.URL, DB: app.Store.DB(), Link: app.Inbox.NewestLink}
 }
 
-func copyInto(t testing.TB, from, dir string) string {
+// Script copies a node script into web/ for the test, so its imports resolve in
+// web/node_modules, and returns the copy's path.
+func Script(t testing.TB, from string) string {
 	t.Helper()
+	dir := filepath.Dir(Modules(t))
 	b, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
