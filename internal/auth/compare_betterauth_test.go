@@ -60,6 +60,7 @@ func coreSteps() []authcompare.Step {
 
 		// sessions
 		{Name: "get-session", Client: "ann", Method: "GET", Path: api("/get-session")},
+		{Name: "get-session without refresh", Client: "ann", Method: "GET", Path: api("/get-session?disableRefresh=true")},
 		{Name: "get-session from the database", Client: "ann", Method: "GET", Path: api("/get-session?disableCookieCache=true")},
 		{Name: "get-session bearer", Client: "device", Method: "GET", Path: api("/get-session"), Header: []string{"Authorization", "Bearer {annToken}"}},
 		{Name: "sign-in wrong password", Client: "anon", Method: "POST", Path: api("/sign-in/email"), Body: obj{"email": "ann@example.com", "password": "wrong-password"}},
@@ -113,6 +114,8 @@ func coreSteps() []authcompare.Step {
 		{Name: "reset-password callback", Client: "anon", Method: "GET", Path: "{reset}"},
 		{Name: "reset-password callback unknown", Client: "anon", Method: "GET", Path: api("/reset-password/nope?callbackURL=%2Freset")},
 		{Name: "reset-password callback encoded", Client: "anon", Method: "GET", Path: api("/reset-password/nope?callbackURL=%2F%255Cevil.example.com")},
+		{Name: "reset-password malformed JSON", Client: "anon", Method: "POST", Path: api("/reset-password"), Raw: `{"newPassword": "password456",`},
+		{Name: "reset-password as a form", Client: "anon", Method: "POST", Path: api("/reset-password"), Raw: "newPassword=password456&token={resetToken}", ContentType: form},
 		{Name: "reset-password short", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "short", "token": "{resetToken}"}},
 		{Name: "reset-password unknown token", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "password456", "token": "nope"}},
 		{Name: "reset-password", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "password456", "token": "{resetToken}"}},
@@ -131,6 +134,7 @@ func coreSteps() []authcompare.Step {
 		{Name: "list-accounts", Client: "ann", Method: "GET", Path: api("/list-accounts"), Save: map[string]string{"annAccount": "0.id"}},
 		{Name: "list-accounts signed out", Client: "anon", Method: "GET", Path: api("/list-accounts")},
 		{Name: "account-info", Client: "ann", Method: "GET", Path: api("/account-info?accountId={annAccount}")},
+		{Name: "account-info POST", Client: "ann", Method: "POST", Path: api("/account-info"), Body: obj{"accountId": "{annAccount}"}, Accept: "the spec names POST /account-info; Better Auth serves GET only"},
 		{Name: "account-info someone else's", Client: "bob", Method: "GET", Path: api("/account-info?accountId={annAccount}")},
 		{Name: "unlink-account last", Client: "ann", Method: "POST", Path: api("/unlink-account"), Body: obj{"providerId": "credential", "accountId": "{annAccount}"}},
 		{Name: "unlink-account unknown", Client: "ann", Method: "POST", Path: api("/unlink-account"), Body: obj{"providerId": "github", "accountId": "nope"}},
