@@ -8,14 +8,14 @@ import (
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
-// originCheck guards state-changing requests (see CheckOrigin).
+// originCheck guards state-changing requests (see checkOrigin).
 func (s *Service) originCheck(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !StateChanging(r.Method) || s.originExempt[r.URL.Path] {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if err := s.CheckOrigin(r); err != nil {
+		if err := s.checkOrigin(r); err != nil {
 			writeErr(w, r, err)
 			return
 		}
@@ -28,7 +28,7 @@ func StateChanging(method string) bool {
 	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
 }
 
-// CheckOrigin is the origin check of a state-changing request, as Better Auth's origin and
+// checkOrigin is the origin check of a state-changing request, as Better Auth's origin and
 // form-CSRF middlewares make it:
 //   - an Origin (or Referer) that is present and not trusted is refused, with or without
 //     cookies ('Invalid origin'): a sign-in or sign-up from another site must not set a
@@ -41,7 +41,7 @@ func StateChanging(method string) bool {
 //
 // Server-to-server callers (no cookies, no fetch metadata, no Origin) pass: they act on no
 // browser session.
-func (s *Service) CheckOrigin(r *http.Request) *httpx.Error {
+func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 	h := r.Header
 	origin := h.Get("Origin")
 	if origin == "" {

@@ -66,7 +66,7 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, max int64) erro
 		trimmed = []byte("{}")
 	}
 	if !json.Valid(trimmed) {
-		return InvalidJSON
+		return errInvalidJSON
 	}
 	if trimmed[0] != '{' {
 		return BadRequest("[body] Invalid input: expected object, received " + jsonKind(trimmed[0]))
@@ -76,13 +76,13 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, max int64) erro
 		if errors.As(err, &typeErr) {
 			return BadRequest(fmt.Sprintf("[body.%s] Invalid input: expected %s, received %s", typeErr.Field, typeErr.Type.Kind(), typeErr.Value))
 		}
-		return InvalidJSON
+		return errInvalidJSON
 	}
 	return nil
 }
 
-// InvalidJSON is better-call's answer to a body that is not JSON.
-var InvalidJSON = &Error{Status: http.StatusBadRequest, Code: "BAD_REQUEST", Message: "Invalid JSON in request body"}
+// errInvalidJSON is better-call's answer to a body that is not JSON.
+var errInvalidJSON = &Error{Status: http.StatusBadRequest, Code: "BAD_REQUEST", Message: "Invalid JSON in request body"}
 
 // jsonKind names a JSON value by its first byte, in zod's words.
 func jsonKind(b byte) string {
@@ -117,15 +117,15 @@ func mediaType(r *http.Request) string {
 	return strings.ToLower(strings.TrimSpace(ct))
 }
 
-// HasBody reports whether a request carries a body (a known length above zero, or chunked).
-func HasBody(r *http.Request) bool {
+// hasBody reports whether a request carries a body (a known length above zero, or chunked).
+func hasBody(r *http.Request) bool {
 	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 }
 
 // CheckContentType refuses a body whose media type is not one of allowed with 415
 // UNSUPPORTED_MEDIA_TYPE, in better-call's words. A request without a body passes.
 func CheckContentType(r *http.Request, allowed []string) *Error {
-	if !HasBody(r) {
+	if !hasBody(r) {
 		return nil
 	}
 	mt := mediaType(r)
