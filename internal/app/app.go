@@ -100,6 +100,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
 	deps.Auth = a.Auth.Handler()
+	deps.TrustedOrigin = a.Auth.RequireTrustedOrigin
 	if cfg.TrendsOwnerURL != "" {
 		a.forwardTrends(cfg, st, opts.Secret, &deps)
 	} else if err := a.openTrends(ctx, cfg, st, sender, opts.Secret, &deps); err != nil {
