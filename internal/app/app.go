@@ -84,9 +84,13 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
 	a.Billing = billing.New(cfg.Billing)
-	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
+	orgs := organization.New()
+	if err := a.Auth.Use(plugins(cfg, a.Billing, orgs)...); err != nil {
 		return nil, err
 	}
+	// Organizations are shared workspaces: their seats are the plan's, billing asks their roles.
+	orgs.SetPlans(a.Billing.PlanOf)
+	a.Billing.UseOrganizations(orgs)
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
@@ -109,17 +113,19 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	trendsSvc.SetPlans(a.Billing.PlanOf)
+	trendsSvc.UseOrganizations(orgs)
+	orgs.OnDeleted(func(ctx context.Context, id string) error { return st.DeleteWorkspace(ctx, id) })
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
-	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
+	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, orgs)))
 	a.Handler = server.New(cfg, deps)
 	return a, nil
 }
 
 // usage counts what a workspace uses of its plan, for the billing page.
-func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
+func usage(st *store.Store, wh *warehouse.Warehouse, orgs *organization.Plugin) billing.UsageFunc {
 	return func(ctx context.Context, ws string) (billing.Usage, error) {
 		var u billing.Usage
 		ds, err := wh.Datasets(ctx, ws)
@@ -130,15 +136,20 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 		if err != nil {
 			return u, err
 		}
+		// A personal workspace's seats are its members; an organization's also count its
+		// pending invitations (they hold a seat until answered).
 		members, err := st.MemberCount(ctx, ws)
+		if err == nil && members == 0 {
+			members, err = orgs.SeatsUsed(ctx, ws)
+		}
 		u.Datasets, u.WatchlistItems, u.Seats = len(ds), len(items), members
 		return u, err
 	}
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(cfg *config.Config, b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, organization.New(), b}
+func plugins(cfg *config.Config, b *billing.Billing, orgs *organization.Plugin) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, orgs, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -80,3 +80,29 @@ func (s *Store) MemberCount(ctx context.Context, workspaceID string) (int, error
 	err := s.queryRow(ctx, `select count(*) from "workspaceMember" where "workspaceId" = ?`, workspaceID).Scan(&n)
 	return n, err
 }
+
+// EnsureWorkspace creates a workspace row for an organization's workspace if it has none yet,
+// so its watchlist items have a workspace to belong to. Membership stays in the organization
+// plugin's tables. Call it only before a write: reads must never take the write lock.
+func (s *Store) EnsureWorkspace(ctx context.Context, id, name, kind string, now time.Time) error {
+	var exists int
+	if err := s.queryRow(ctx, `select count(*) from "workspace" where "id" = ?`, id).Scan(&exists); err != nil || exists > 0 {
+		return err
+	}
+	_, err := s.exec(ctx, `insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, ?, ?) on conflict ("id") do nothing`,
+		id, name, kind, s.dialect.timeArg(now))
+	if err != nil {
+		return fmt.Errorf("workspace: create: %w", err)
+	}
+	return nil
+}
+
+// DeleteWorkspace removes a workspace with its members and watchlist (an organization deleted).
+func (s *Store) DeleteWorkspace(ctx context.Context, id string) error {
+	for _, q := range []string{`delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspaceMember" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`} {
+		if _, err := s.exec(ctx, q, id); err != nil {
+			return fmt.Errorf("workspace: delete: %w", err)
+		}
+	}
+	return nil
+}

@@ -161,6 +161,10 @@ func (p *Plugin) inviteMember(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, firstErr(err, errInvitationLimit))
 		return
 	}
+	if err := p.checkSeats(ctx, orgID, 1); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
 	v := &Invitation{ID: newID(), OrganizationID: orgID, Email: email, Role: &role, Status: "pending", ExpiresAt: dbTime{exp}, CreatedAt: dbTime{now}, InviterID: c.User.ID}
 	if _, err := p.db().ExecContext(ctx, p.q(`insert into "invitation" (`+invCols+`) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		v.ID, v.OrganizationID, v.Email, v.Role, nil, v.Status, p.st.Time(exp), p.st.Time(now), v.InviterID); err != nil {
@@ -223,6 +227,11 @@ func (p *Plugin) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	var n int
 	if err := p.db().QueryRowContext(ctx, p.q(`select count(*) from "member" where "organizationId" = ?`), v.OrganizationID).Scan(&n); err != nil || n >= membershipLimit {
 		auth.WriteError(w, r, firstErr(err, errMembershipLimit))
+		return
+	}
+	// The invitation already holds its seat: accepting must only fit within the plan.
+	if err := p.checkSeats(ctx, v.OrganizationID, 0); err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	role := "member"

@@ -26,8 +26,10 @@ const membershipLimit = 100
 
 // Plugin is the organization plugin.
 type Plugin struct {
-	auth *auth.Service
-	st   *store.Store
+	auth      *auth.Service
+	st        *store.Store
+	plans     PlanFunc                                      // nil: no seat limit
+	onDeleted func(ctx context.Context, orgID string) error // nil: nothing to clean up
 }
 
 // New returns the plugin.

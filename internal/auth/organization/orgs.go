@@ -252,6 +252,12 @@ func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	if p.onDeleted != nil {
+		if err := p.onDeleted(ctx, o.ID); err != nil {
+			auth.WriteError(w, r, err)
+			return
+		}
+	}
 	if activeOrg(c) == o.ID {
 		_ = p.activate(w, r, c, nil)
 	}
