@@ -163,7 +163,7 @@ function History({ ws, canDelete }: { ws: string; canDelete: boolean }) {
   if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />
   return (
     <Card title={`Import history · ${ds.marketplace} ${ds.kind}`}>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-sm">
           <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">Rows</th><th scope="col">Deepest rank</th><th scope="col">File</th><th scope="col">Imported</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>

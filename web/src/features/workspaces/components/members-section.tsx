@@ -15,7 +15,7 @@ export function MembersSection({ org, me, roles, manage }: { org: FullOrganizati
   const remove = useOrgAction((memberIdOrEmail: string) => call(authClient.organization.removeMember({ organizationId: org.id, memberIdOrEmail })), 'Member removed')
   return (
     <Card title={`Members (${org.members.length})`}>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm">
           <thead>
             <tr className="text-left">
