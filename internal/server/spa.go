@@ -52,7 +52,7 @@ var pageRoutes = map[string]bool{
 	"/dashboard": true, "/dashboard/explore": true, "/dashboard/term": true, "/dashboard/product": true,
 	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true, "/dashboard/billing": true,
 	"/dashboard/workspace": true,
-	"/device": true, "/admin": true,
+	"/device":              true, "/admin": true,
 }
 
 // isPageRoute also admits the admin area's user pages (/admin/users/<id>) and the invitation

@@ -113,8 +113,9 @@ func (p *Plugin) inviteMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if ok, err := p.rolesExist(r, orgID, role); err != nil || !ok {
-		auth.WriteError(w, r, firstErr(err, errRoleNotFound))
+	// The plugin names the unknown roles in its message ("ROLE_NOT_FOUND: boss").
+	if unknown, err := p.unknownRoles(r, orgID, role); err != nil || len(unknown) > 0 {
+		auth.WriteError(w, r, firstErr(err, bad("ROLE_NOT_FOUND", "ROLE_NOT_FOUND: "+strings.Join(unknown, ", "))))
 		return
 	}
 	if hasRole(role, creatorRole) && !hasRole(me.Role, creatorRole) {
