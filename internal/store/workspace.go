@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -105,4 +106,22 @@ func (s *Store) DeleteWorkspace(ctx context.Context, id string) error {
 		}
 	}
 	return nil
+}
+
+// AddWorkspaceMembers adds a select of ("workspaceId", "userId") pairs to the workspace members
+// that alert digests go to (the organization plugin's members: its tables are its own). Call it
+// at start-up, before serving.
+func (s *Store) AddWorkspaceMembers(selectSQL string) {
+	if !slices.Contains(s.memberSources, selectSQL) {
+		s.memberSources = append(s.memberSources, selectSQL)
+	}
+}
+
+// workspaceMembers is a subquery of every (workspaceId, userId) membership.
+func (s *Store) workspaceMembers() string {
+	q := `select "workspaceId", "userId" from "workspaceMember"`
+	for _, src := range s.memberSources {
+		q += " union " + src
+	}
+	return "(" + q + ")"
 }

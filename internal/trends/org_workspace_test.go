@@ -186,3 +186,37 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 		}
 	})
 }
+
+// An organization's watchlist alerts every member: an import into the organization's workspace
+// mails its digest to the owner and to a member, and to no one outside it.
+func TestOrganizationDigestGoesToMembers(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		app := testkit.Server(t, st, nil)
+		owner := app.SignUp(t, "owner@example.com", "password123")
+		member := app.SignUp(t, "member@example.com", "password123")
+		outsider := app.SignUp(t, "outsider@example.com", "password123")
+		for _, who := range []*testkit.Client{owner, member, outsider} {
+			if res := who.Do("PUT", "/api/alerts/settings", map[string]any{"frequency": "import", "threshold": 10}); res.Status != 200 {
+				t.Fatalf("settings: %d %s", res.Status, res.Body)
+			}
+		}
+		for _, mail := range []string{"owner@example.com", "member@example.com", "outsider@example.com"} {
+			app.Inbox.WaitLink(t, mail, "verify-email") // out of the inbox: only digests are left
+		}
+		org := orgCreate(t, owner, "Digest")
+		orgJoin(t, owner, member, org, "member@example.com", "member")
+		app.Inbox.Wait(t, "member@example.com") // the invitation
+		if res := owner.Do("POST", "/api/workspaces/"+org+"/watchlist", map[string]any{"kind": "term", "value": "yoga mat"}); res.Status != 201 {
+			t.Fatalf("watch: %d %s", res.Status, res.Body)
+		}
+		importSeries(t, owner, app, org)
+		for _, who := range []string{"owner@example.com", "member@example.com"} {
+			if m := app.Inbox.Wait(t, who).Parse(t); !strings.Contains(m.Text, "yoga mat: rank 148 → 125") {
+				t.Errorf("%s's digest:\n%s", who, m.Text)
+			}
+		}
+		if n := app.Inbox.Count("outsider@example.com"); n != 0 {
+			t.Errorf("the outsider got %d mails", n)
+		}
+	})
+}

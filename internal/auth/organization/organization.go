@@ -52,6 +52,8 @@ func (p *Plugin) Register(s *auth.Service) error {
 		return err
 	}
 	s.AddSessionFields(p.sessionFields)
+	// An organization's members are its workspace's members: alert digests go to them too.
+	p.st.AddWorkspaceMembers(`select "organizationId", "userId" from "member"`)
 	routes := map[string]http.HandlerFunc{
 		"POST /organization/create":                p.create,
 		"POST /organization/update":                p.update,
