@@ -35,7 +35,7 @@ func TestSameOrganizationAnswersAsBetterAuth(t *testing.T) {
 			t.Fatalf("%s is not installed in web/node_modules (run `cd web && npm ci`): %v", pkg, err)
 		}
 	}
-	ba := startReference(t, web)
+	ba, _ := startReference(t, web)
 	ours := testkit.Server(t, testkit.Postgres(t), nil)
 	servers := []*peer{ba, {name: "sellertrends", base: ours.URL}}
 	for _, s := range servers {
@@ -302,9 +302,9 @@ func difference(a, b any, path string) string {
 
 // startReference runs testdata/betterauth.mjs (from web/, where its packages are) on a fresh
 // PostgreSQL schema.
-func startReference(t *testing.T, web string) *peer {
+func startReference(t *testing.T, web string) (*peer, string) {
 	t.Helper()
-	_, schema := testkit.PostgresSchema(t)
+	url, schema := testkit.PostgresSchema(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -349,5 +349,7 @@ func startReference(t *testing.T, web string) *peer {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("Better Auth server did not start: %s", stderr.String())
 	}
-	return &peer{name: "better-auth", base: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	p := &peer{name: "better-auth", base: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	p.clients, p.vars, p.labels = map[string]*http.Client{}, map[string]string{}, map[string]string{}
+	return p, url
 }
