@@ -50,6 +50,10 @@ test('the owner creates an organization and invites a second seller by mail', as
   await owner.getByRole('button', { name: 'Invite', exact: true }).click()
   await owner.getByText(/max@example\.com · member · expires/).waitFor()
   await owner.screenshot({ path: join(screenshotDir, 'workspace-settings-light.png'), fullPage: true })
+  // The owner's page, with every form, fits a phone too.
+  await owner.setViewportSize({ width: 390, height: 844 })
+  await noSideScroll(owner, "the owner's workspace settings")
+  await owner.setViewportSize({ width: 1280, height: 720 })
 })
 
 test('the invitee opens the link, creates an account and accepts', async () => {

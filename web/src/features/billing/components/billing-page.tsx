@@ -65,7 +65,7 @@ function Billing({ state, ws, name }: { state: BillingState; ws: string; name?: 
         <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
           <Usage label="Watchlist items" used={state.usage.watchlistItems} limit={limits.watchlistItems} />
           <Usage label="Datasets" used={state.usage.datasets} limit={limits.datasets} />
-          <Usage label="Members" used={state.usage.seats} limit={limits.seats} />
+          <Usage label="Seats (members and pending invitations)" used={state.usage.seats} limit={limits.seats} />
           <li>History: {limits.historyPeriods < 0 ? 'every period you import' : `the latest ${limits.historyPeriods} periods`}</li>
           <li>Email alerts: {limits.alerts ? 'included' : 'not included'}</li>
           <li>CSV exports: {limits.exports ? 'included' : 'not included'}</li>

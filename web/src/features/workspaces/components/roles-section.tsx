@@ -53,7 +53,7 @@ export function RolesSection({ org, manage }: { org: FullOrganization; manage: b
           <div className="max-w-md">
             <Field label="Role name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           </div>
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="text-sm" aria-label="Permissions">
               <tbody>
                 {Object.entries(roleResources).map(([res, actions]) => (
