@@ -87,13 +87,20 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
+	// Queued mails go out before the store and Redis close (closers run in reverse).
+	a.closers = append(a.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return a.Auth.Close(ctx)
+	})
 	a.Billing = billing.New(cfg.Billing)
 	a.orgs = organization.New()
 	if err := a.Auth.Use(plugins(cfg, a.Billing, a.orgs)...); err != nil {
 		return nil, err
 	}
 	// Organizations are shared workspaces: their seats are the plan's, billing asks their roles,
-	// and deleting one deletes its workspace (its watchlist).
+	// and deleting one deletes its workspace (its watchlist; with a local trends store also its
+	// datasets and imports, set in openTrends).
 	a.orgs.SetPlans(a.Billing.PlanOf)
 	a.Billing.UseOrganizations(a.orgs)
 	a.orgs.OnDeleted(func(ctx context.Context, id string) error { return st.DeleteWorkspace(ctx, id) })
@@ -131,8 +138,11 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	trendsSvc.SetPlans(a.Billing.PlanOf)
 	trendsSvc.UseOrganizations(a.orgs)
+	a.orgs.OnDeleted(trendsSvc.DeleteWorkspaceData)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
+	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
+	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
