@@ -130,3 +130,26 @@ func TestTimeStrings(t *testing.T) {
 		t.Errorf("AUTH_ADMIN_USER_IDS = %q, %v (ids keep their case)", c.AdminUserIDs, err)
 	}
 }
+
+// Cognito's endpoints and issuer come from its domain, region and pool: with a client id and
+// any of them missing the configuration is refused, naming the missing variable.
+func TestCognitoNeedsDomainRegionPool(t *testing.T) {
+	full := map[string]string{"COGNITO_CLIENT_ID": "c", "COGNITO_DOMAIN": "auth.example.com", "COGNITO_REGION": "eu-west-1", "COGNITO_USER_POOL_ID": "p"}
+	if _, err := load(full); err != nil {
+		t.Fatalf("complete cognito: %v", err)
+	}
+	for _, missing := range []string{"COGNITO_DOMAIN", "COGNITO_REGION", "COGNITO_USER_POOL_ID"} {
+		env := map[string]string{}
+		for k, v := range full {
+			if k != missing {
+				env[k] = v
+			}
+		}
+		if _, err := load(env); err == nil || !strings.Contains(err.Error(), missing) {
+			t.Errorf("without %s: %v", missing, err)
+		}
+	}
+	if _, err := load(map[string]string{"COGNITO_DOMAIN": "x"}); err != nil {
+		t.Errorf("cognito off: %v", err)
+	}
+}

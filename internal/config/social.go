@@ -50,6 +50,14 @@ func (p *parser) social(production bool) Social {
 	s.CognitoDomain = p.str("COGNITO_DOMAIN", "")
 	s.CognitoRegion = p.str("COGNITO_REGION", "")
 	s.CognitoUserPoolID = p.str("COGNITO_USER_POOL_ID", "")
+	if _, on := s.Providers["cognito"]; on {
+		// Better Auth refuses to start cognito without all three: they make its endpoints and issuer.
+		for _, nv := range [][2]string{{"COGNITO_DOMAIN", s.CognitoDomain}, {"COGNITO_REGION", s.CognitoRegion}, {"COGNITO_USER_POOL_ID", s.CognitoUserPoolID}} {
+			if nv[1] == "" {
+				p.fail(nv[0], "required when COGNITO_CLIENT_ID is set")
+			}
+		}
+	}
 	s.MicrosoftTenantID = p.str("MICROSOFT_TENANT_ID", "common")
 	s.PaypalEnvironment = p.oneOf("PAYPAL_ENVIRONMENT", "sandbox", "sandbox", "live")
 	s.SalesforceEnv = p.oneOf("SALESFORCE_ENVIRONMENT", "production", "production", "sandbox")

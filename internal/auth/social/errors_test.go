@@ -66,7 +66,7 @@ func TestCallbackErrorCodes(t *testing.T) {
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("no code", callbackTo(t, c, "/api/auth/callback/github?state="+state), errURL+"no_code")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
-		check("unknown provider", callbackTo(t, c, "/api/auth/callback/twitter?code=x&state="+state), errURL+"oauth_provider_not_found")
+		check("unknown provider", callbackTo(t, c, "/api/auth/callback/myspace?code=x&state="+state), errURL+"oauth_provider_not_found")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("bad code", callbackTo(t, c, "/api/auth/callback/github?code=forged&state="+state), errURL+"invalid_code")
 

@@ -8,7 +8,7 @@ func PointAt(base string) (restore func()) {
 	testEndpoints = func(p *providers.Provider) {
 		pre := base + "/" + p.ID
 		p.AuthURL, p.TokenURL, p.UserInfoURL = pre+"/authorize", pre+"/token", pre+"/user"
-		p.EmailsURL, p.PhotoURL = pre+"/emails", pre+"/photo"
+		p.EmailsURL, p.PhotoURL, p.TokenInfoURL = pre+"/emails", pre+"/photo", pre+"/tokeninfo"
 	}
 	return func() { testEndpoints = nil }
 }

@@ -28,7 +28,7 @@ type idp struct {
 	failUser  bool                      // the user endpoint answers 500
 	expiresIn int                       // seconds in token answers
 	refreshes int                       // refresh_token grants served
-	basicAuth map[string]bool           // providers whose token endpoint wants Basic credentials
+	basicAuth map[string]bool           // providers whose token endpoint wants Basic credentials (the others, the body)
 }
 
 type grant struct {
@@ -37,6 +37,9 @@ type grant struct {
 
 func newIDP(t testing.TB) *idp {
 	d := &idp{t: t, codes: map[string]grant{}, profiles: map[string]map[string]any{}, expiresIn: 3600, basicAuth: map[string]bool{}}
+	for _, id := range []string{"figma", "twitter", "reddit", "notion", "paypal"} { // Better Auth's "basic" providers
+		d.basicAuth[id] = true
+	}
 	d.srv = httptest.NewServer(http.HandlerFunc(d.serve))
 	t.Cleanup(d.srv.Close)
 	return d
@@ -55,17 +58,36 @@ func (d *idp) serve(w http.ResponseWriter, r *http.Request) {
 	case "authorize":
 		q := r.URL.Query()
 		code := "code-" + strconv.Itoa(len(d.codes)+1)
-		d.codes[code] = grant{clientID: q.Get("client_id"), redirectURI: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), method: q.Get("code_challenge_method")}
+		cid := q.Get("client_id")
+		if id == "tiktok" {
+			cid = q.Get("client_key") // TikTok's name for it
+		}
+		d.codes[code] = grant{clientID: cid, redirectURI: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), method: q.Get("code_challenge_method")}
 		to := q.Get("redirect_uri") + "?code=" + code + "&state=" + url.QueryEscape(q.Get("state"))
 		http.Redirect(w, r, to, http.StatusFound)
 	case "token":
 		d.token(w, r, id)
 	case "user":
-		if d.failUser || r.Header.Get("Authorization") != "Bearer at-"+id {
+		bearer := r.Header.Get("Authorization") == "Bearer at-"+id
+		if id == "vk" { // VK ID's user info is a form POST carrying the token and client id
+			bearer = r.PostFormValue("access_token") == "at-vk" && r.PostFormValue("client_id") == "vk-client"
+		}
+		if d.failUser || !bearer {
 			http.Error(w, "no", http.StatusInternalServerError)
 			return
 		}
+		if p, ok := d.profiles[id+"?"+r.URL.RawQuery]; ok { // twitter asks twice, by fields
+			writeJSON(w, p)
+			return
+		}
 		writeJSON(w, d.profiles[id])
+	case "tokeninfo": // facebook's debug_token
+		q := r.URL.Query()
+		if q.Get("access_token") != id+"-client|"+id+"-secret" || q.Get("input_token") != "at-"+id {
+			http.Error(w, "no", http.StatusBadRequest)
+			return
+		}
+		writeJSON(w, map[string]any{"data": map[string]any{"is_valid": true, "app_id": id + "-client", "user_id": d.profiles[id]["id"]}})
 	case "emails":
 		writeJSON(w, d.emails)
 	case "photo":
@@ -87,9 +109,18 @@ func (d *idp) token(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	f := r.PostForm
 	clientID, secret := f.Get("client_id"), f.Get("client_secret")
-	if u, p, ok := r.BasicAuth(); ok {
+	if id == "tiktok" {
+		clientID = f.Get("client_key") // TikTok's name for it, client_id absent
+		if f.Has("client_id") {
+			tokenError(w, "invalid_client")
+			return
+		}
+	}
+	u, p, basic := r.BasicAuth()
+	if basic {
 		clientID, secret = u, p
-	} else if d.basicAuth[id] {
+	}
+	if basic != d.basicAuth[id] { // each provider's own token-exchange style
 		tokenError(w, "invalid_client")
 		return
 	}

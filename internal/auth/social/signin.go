@@ -3,8 +3,6 @@ package social
 import (
 	"net/http"
 
-	"golang.org/x/oauth2"
-
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -73,17 +71,7 @@ func (p *plugin) authorize(w http.ResponseWriter, r *http.Request, pr *providers
 	if err != nil {
 		return "", err
 	}
-	var opts []oauth2.AuthCodeOption
-	if pr.PKCE {
-		opts = append(opts, oauth2.S256ChallengeOption(verifier))
-	}
-	for k, v := range pr.Params {
-		opts = append(opts, oauth2.SetAuthURLParam(k, v))
-	}
-	if loginHint != "" && pr.LoginHint {
-		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
-	}
-	return pr.OAuth2(p.redirectURI(pr.ID), scopes).AuthCodeURL(state, opts...), nil
+	return pr.AuthCodeURL(p.redirectURI(pr.ID), state, verifier, loginHint, scopes), nil
 }
 
 func deref(s *string) string {
