@@ -9,6 +9,9 @@ func PointAt(base string) (restore func()) {
 		pre := base + "/" + p.ID
 		p.AuthURL, p.TokenURL, p.UserInfoURL = pre+"/authorize", pre+"/token", pre+"/user"
 		p.EmailsURL, p.PhotoURL, p.TokenInfoURL = pre+"/emails", pre+"/photo", pre+"/tokeninfo"
+		if p.IDToken != nil && p.IDToken.JWKSURL != "" {
+			p.IDToken.JWKSURL = pre + "/jwks"
+		}
 	}
 	return func() { testEndpoints = nil }
 }

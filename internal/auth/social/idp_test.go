@@ -1,6 +1,10 @@
 package social_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -11,6 +15,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	josejwt "github.com/go-jose/go-jose/v4/jwt"
 )
 
 // idp is the stand-in identity provider: it plays every provider under /{id}/..., checks the
@@ -29,6 +37,9 @@ type idp struct {
 	expiresIn int                       // seconds in token answers
 	refreshes int                       // refresh_token grants served
 	basicAuth map[string]bool           // providers whose token endpoint wants Basic credentials (the others, the body)
+	rsa       *rsa.PrivateKey           // signs RS256 id tokens, kid "rsa-1"
+	ec        *ecdsa.PrivateKey         // signs ES256 id tokens, kid "ec-1"
+	jwksHits  int                       // key-set fetches served
 }
 
 type grant struct {
@@ -39,6 +50,13 @@ func newIDP(t testing.TB) *idp {
 	d := &idp{t: t, codes: map[string]grant{}, profiles: map[string]map[string]any{}, expiresIn: 3600, basicAuth: map[string]bool{}}
 	for _, id := range []string{"figma", "twitter", "reddit", "notion", "paypal"} { // Better Auth's "basic" providers
 		d.basicAuth[id] = true
+	}
+	var err error
+	if d.rsa, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
+		t.Fatal(err)
+	}
+	if d.ec, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
+		t.Fatal(err)
 	}
 	d.srv = httptest.NewServer(http.HandlerFunc(d.serve))
 	t.Cleanup(d.srv.Close)
@@ -81,7 +99,17 @@ func (d *idp) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, d.profiles[id])
-	case "tokeninfo": // facebook's debug_token
+	case "jwks":
+		d.jwksHits++
+		writeJSON(w, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{
+			{Key: &d.rsa.PublicKey, KeyID: "rsa-1", Algorithm: "RS256", Use: "sig"},
+			{Key: &d.ec.PublicKey, KeyID: "ec-1", Algorithm: "ES256", Use: "sig"}}})
+	case "tokeninfo":
+		if id == "google" {
+			d.googleTokenInfo(w, r)
+			return
+		}
+		// facebook's debug_token
 		q := r.URL.Query()
 		if q.Get("access_token") != id+"-client|"+id+"-secret" || q.Get("input_token") != "at-"+id {
 			http.Error(w, "no", http.StatusBadRequest)
@@ -162,6 +190,53 @@ func (d *idp) token(w http.ResponseWriter, r *http.Request, id string) {
 		ans["id_token"] = jwt(claims)
 	}
 	writeJSON(w, ans)
+}
+
+// sign makes a real id token: RS256 with the RSA key or ES256 with the EC key of the key set.
+func (d *idp) sign(alg jose.SignatureAlgorithm, claims map[string]any) string {
+	d.t.Helper()
+	key := jose.SigningKey{Algorithm: alg, Key: jose.JSONWebKey{Key: d.rsa, KeyID: "rsa-1"}}
+	if alg == jose.ES256 {
+		key.Key = jose.JSONWebKey{Key: d.ec, KeyID: "ec-1"}
+	}
+	s, err := jose.NewSigner(key, (&jose.SignerOptions{}).WithType("JWT"))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	raw, err := josejwt.Signed(s).Claims(claims).Serialize()
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return raw
+}
+
+// googleTokenInfo plays oauth2.googleapis.com/tokeninfo: a token with a good signature that has
+// not expired is answered with its claims, every value a string as Google sends them.
+func (d *idp) googleTokenInfo(w http.ResponseWriter, r *http.Request) {
+	t, err := josejwt.ParseSigned(r.URL.Query().Get("id_token"), []jose.SignatureAlgorithm{jose.RS256})
+	var claims map[string]any
+	if err == nil {
+		err = t.Claims(&d.rsa.PublicKey, &claims)
+	}
+	exp, _ := claims["exp"].(float64)
+	if err != nil || int64(exp) < time.Now().Unix() {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":"invalid_token","error_description":"Invalid Value"}`))
+		return
+	}
+	out := map[string]string{}
+	for k, v := range claims {
+		switch v := v.(type) {
+		case string:
+			out[k] = v
+		case float64:
+			out[k] = strconv.FormatInt(int64(v), 10)
+		case bool:
+			out[k] = strconv.FormatBool(v)
+		}
+	}
+	writeJSON(w, out)
 }
 
 func tokenError(w http.ResponseWriter, code string) {

@@ -9,15 +9,15 @@ import (
 )
 
 type signInBody struct {
-	Provider           *string  `json:"provider"`
-	CallbackURL        *string  `json:"callbackURL"`
-	NewUserCallbackURL *string  `json:"newUserCallbackURL"`
-	ErrorCallbackURL   *string  `json:"errorCallbackURL"`
-	DisableRedirect    bool     `json:"disableRedirect"`
-	Scopes             []string `json:"scopes"`
-	RequestSignUp      bool     `json:"requestSignUp"`
-	LoginHint          *string  `json:"loginHint"`
-	IDToken            any      `json:"idToken"`
+	Provider           *string      `json:"provider"`
+	CallbackURL        *string      `json:"callbackURL"`
+	NewUserCallbackURL *string      `json:"newUserCallbackURL"`
+	ErrorCallbackURL   *string      `json:"errorCallbackURL"`
+	DisableRedirect    bool         `json:"disableRedirect"`
+	Scopes             []string     `json:"scopes"`
+	RequestSignUp      bool         `json:"requestSignUp"`
+	LoginHint          *string      `json:"loginHint"`
+	IDToken            *idTokenBody `json:"idToken"`
 }
 
 func (b *signInBody) check() error {
@@ -27,6 +27,9 @@ func (b *signInBody) check() error {
 	f.MaxLen("newUserCallbackURL", b.NewUserCallbackURL, 2048)
 	f.MaxLen("errorCallbackURL", b.ErrorCallbackURL, 2048)
 	f.MaxLen("loginHint", b.LoginHint, 320)
+	if b.IDToken != nil {
+		b.IDToken.check(&f)
+	}
 	if len(b.Scopes) > 50 {
 		return httpx.BadRequest("[body.scopes] Too big: expected array to have <=50 items")
 	}
@@ -34,7 +37,7 @@ func (b *signInBody) check() error {
 }
 
 // signInSocial answers the provider's authorization URL ({url, redirect}) after storing the
-// state. Sign-in with an id token is not supported yet: 404 id_token not supported.
+// state, or, with an idToken, signs in directly (idtoken.go).
 func (p *plugin) signInSocial(w http.ResponseWriter, r *http.Request) {
 	var b signInBody
 	if !auth.ReadJSON(w, r, &b, b.check) {
@@ -46,7 +49,7 @@ func (p *plugin) signInSocial(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.IDToken != nil {
-		auth.WriteError(w, r, errIDTokenNotSup)
+		p.signInIDToken(w, r, pr, &b)
 		return
 	}
 	cb, nu, ecb := deref(b.CallbackURL), deref(b.NewUserCallbackURL), deref(b.ErrorCallbackURL)

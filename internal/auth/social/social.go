@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/social/jwks"
 	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -47,6 +48,7 @@ type plugin struct {
 	providers map[string]*providers.Provider
 	client    *http.Client
 	enc       *tokenCipher
+	keySets   map[string]*jwks.Set // provider id -> its id-token key set
 }
 
 // Register mounts the routes.
@@ -59,6 +61,12 @@ func (Plugin) Register(s *auth.Service) error {
 	if testEndpoints != nil {
 		for _, pr := range p.providers {
 			testEndpoints(pr)
+		}
+	}
+	p.keySets = map[string]*jwks.Set{}
+	for id, pr := range p.providers {
+		if pr.IDToken != nil && pr.IDToken.JWKSURL != "" {
+			p.keySets[id] = jwks.New(pr.IDToken.JWKSURL, p.client, s.Now)
 		}
 	}
 	s.Handle("GET /social-providers", p.listProviders, auth.NoLimit)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -12,8 +13,14 @@ import (
 )
 
 func init() {
-	register("apple", func(config.Social) *Provider {
+	register("apple", func(cfg config.Social) *Provider {
+		aud := cfg.Providers["apple"].ClientID
+		if cfg.AppleBundleID != "" {
+			aud = cfg.AppleBundleID // tokens minted for the iOS app carry its bundle id
+		}
 		return &Provider{
+			IDToken: &IDToken{JWKSURL: "https://appleid.apple.com/auth/keys", Issuer: "https://appleid.apple.com",
+				Audience: []string{aud}, Algorithms: []string{"RS256"}, MaxAge: time.Hour, NonceSHA256: true},
 			AuthURL:  "https://appleid.apple.com/auth/authorize",
 			TokenURL: "https://appleid.apple.com/auth/token",
 			Scopes:   []string{"email", "name"},

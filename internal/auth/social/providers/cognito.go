@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -14,7 +15,10 @@ func init() {
 	register("cognito", func(cfg config.Social) *Provider {
 		domain := strings.TrimPrefix(strings.TrimPrefix(cfg.CognitoDomain, "https://"), "http://")
 		base := "https://" + strings.TrimRight(domain, "/") + "/oauth2"
+		issuer := "https://cognito-idp." + cfg.CognitoRegion + ".amazonaws.com/" + cfg.CognitoUserPoolID
 		return &Provider{
+			IDToken: &IDToken{JWKSURL: issuer + "/.well-known/jwks.json", Issuer: issuer, Audience: []string{cfg.Providers["cognito"].ClientID},
+				Algorithms: []string{"RS256"}, MaxAge: time.Hour},
 			AuthURL:     base + "/authorize",
 			TokenURL:    base + "/token",
 			UserInfoURL: base + "/userinfo",

@@ -13,8 +13,10 @@ import (
 )
 
 func init() {
-	register("facebook", func(config.Social) *Provider {
+	register("facebook", func(cfg config.Social) *Provider {
 		return &Provider{
+			IDToken: &IDToken{JWKSURL: "https://limited.facebook.com/.well-known/oauth/openid/jwks/", Issuer: "https://www.facebook.com",
+				Audience: []string{cfg.Providers["facebook"].ClientID}, Algorithms: []string{"RS256"}, AllowOpaque: true},
 			AuthURL:      "https://www.facebook.com/v24.0/dialog/oauth",
 			TokenURL:     "https://graph.facebook.com/v24.0/oauth/access_token",
 			UserInfoURL:  "https://graph.facebook.com/me",

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -49,9 +50,23 @@ type Provider struct {
 	ScopeSep     string // scope joiner when it is not a space (tiktok: ",")
 	ClientIDName string // the client id's parameter name when it is not client_id (tiktok: client_key)
 	NoScopes     bool   // the authorization URL carries no scope at all (zoom, paypal)
-	TokenInfoURL string // facebook's debug_token lookup
+	TokenInfoURL string // facebook's debug_token, google's tokeninfo
+	// IDToken, when set, lets clients sign in with an id token they got from the provider.
+	IDToken *IDToken
 	// Profile fetches and maps the user behind tok.
 	Profile func(ctx context.Context, c *http.Client, p *Provider, tok *oauth2.Token) (*UserInfo, error)
+}
+
+// IDToken says how the provider's id tokens are verified (Better Auth's idToken configs).
+type IDToken struct {
+	JWKSURL     string        // the provider's key set
+	Issuer      string        // the iss claim
+	Audience    []string      // accepted aud values
+	Algorithms  []string      // accepted signature algorithms
+	MaxAge      time.Duration // iat no older than this (0: no limit)
+	NonceSHA256 bool          // the nonce claim may be the hex SHA-256 of the nonce (apple)
+	AllowOpaque bool          // a non-JWT token is accepted and checked through the profile call (facebook)
+	TokenInfo   bool          // checked by the provider's token-info lookup instead of a key set (google)
 }
 
 // OAuth2 is the x/oauth2 configuration for the provider and a redirect URI.

@@ -1,0 +1,203 @@
+package social
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"golang.org/x/oauth2"
+
+	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/social/jwks"
+	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
+	"github.com/sellertrends/sellertrends/internal/httpx"
+)
+
+// idTokenLeeway is the clock skew allowed on exp, nbf and iat (Better Auth's 30 s).
+const idTokenLeeway = 30 * time.Second
+
+// Errors of the id-token sign-in, as Better Auth words them.
+var (
+	errBadIDToken    = httpx.NewError(http.StatusUnauthorized, "INVALID_TOKEN", "Invalid token")
+	errNoUserInfo    = httpx.NewError(http.StatusUnauthorized, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
+	errNoUserEmail   = httpx.NewError(http.StatusUnauthorized, "USER_EMAIL_NOT_FOUND", "User email not found")
+)
+
+// idTokenBody is sign-in/social's idToken object.
+type idTokenBody struct {
+	Token        *string         `json:"token"`
+	Nonce        *string         `json:"nonce"`
+	AccessToken  *string         `json:"accessToken"`
+	RefreshToken *string         `json:"refreshToken"`
+	ExpiresAt    *float64        `json:"expiresAt"`
+	User         json.RawMessage `json:"user"` // apple: {name: {firstName, lastName}, email}
+}
+
+func (b *idTokenBody) check(f *auth.Fields) {
+	f.Required("idToken.token", b.Token)
+	f.MaxLen("idToken.nonce", b.Nonce, 512)
+	f.MaxLen("idToken.accessToken", b.AccessToken, 8192)
+	f.MaxLen("idToken.refreshToken", b.RefreshToken, 8192)
+	if len(b.User) > 4096 {
+		*f = append(*f, "[body.idToken.user] Too big")
+	}
+}
+
+// signInIDToken signs in with an id token the client got from the provider itself: verified
+// (signature by the provider's key set, or google's token-info lookup; issuer, audience, expiry,
+// age and nonce), mapped like the code flow's profile, then the §4 rules apply.
+func (p *plugin) signInIDToken(w http.ResponseWriter, r *http.Request, pr *providers.Provider, b *signInBody) {
+	it := b.IDToken
+	if pr.IDToken == nil {
+		auth.WriteError(w, r, errIDTokenNotSup)
+		return
+	}
+	ctx := r.Context()
+	if err := p.verifyIDToken(ctx, pr, *it.Token, deref(it.Nonce)); err != nil {
+		slog.Warn("invalid id token", "provider", pr.ID, "error", err)
+		auth.WriteError(w, r, errBadIDToken)
+		return
+	}
+	tok := (&oauth2.Token{AccessToken: deref(it.AccessToken), RefreshToken: deref(it.RefreshToken)}).
+		WithExtra(map[string]any{"id_token": *it.Token})
+	if len(it.User) > 0 {
+		ctx = providers.WithCallbackUser(ctx, string(it.User))
+	}
+	info, err := pr.Profile(context.WithValue(ctx, oauth2.HTTPClient, p.client), p.client, pr, tok)
+	if err != nil || info == nil || info.ID == "" {
+		slog.Warn("id token user info failed", "provider", pr.ID, "error", err)
+		auth.WriteError(w, r, errNoUserInfo)
+		return
+	}
+	if info.Email == "" {
+		auth.WriteError(w, r, errNoUserEmail)
+		return
+	}
+	user, _, code := p.signInUser(ctx, pr, info, tok, b.RequestSignUp)
+	if code != "" { // Better Auth answers the callback code as the message
+		auth.WriteError(w, r, httpx.NewError(http.StatusUnauthorized, "OAUTH_LINK_ERROR", code))
+		return
+	}
+	sess, u, err := p.s.SignIn(w, r, user, false)
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"redirect": false, "token": sess.Token, "user": u})
+}
+
+// verifyIDToken checks raw as the provider's id token for this app.
+func (p *plugin) verifyIDToken(ctx context.Context, pr *providers.Provider, raw, nonce string) error {
+	cfg := pr.IDToken
+	if cfg.TokenInfo {
+		return p.tokenInfo(ctx, pr, raw, nonce)
+	}
+	if strings.Count(raw, ".") != 2 {
+		if cfg.AllowOpaque {
+			return nil // an opaque facebook token: the profile call checks it with debug_token
+		}
+		return errors.New("not a JWT")
+	}
+	algs := make([]jose.SignatureAlgorithm, len(cfg.Algorithms))
+	for i, a := range cfg.Algorithms {
+		algs[i] = jose.SignatureAlgorithm(a)
+	}
+	t, err := jwt.ParseSigned(raw, algs) // algorithms from our table, never from the token
+	if err != nil {
+		return err
+	}
+	set := p.keySets[pr.ID]
+	if set == nil {
+		return errors.New("no key set")
+	}
+	key, err := set.Key(ctx, t.Headers[0].KeyID)
+	if err != nil {
+		return err
+	}
+	var std jwt.Claims
+	var extra struct {
+		Nonce *string `json:"nonce"`
+	}
+	if err := t.Claims(key.Key, &std, &extra); err != nil {
+		return err
+	}
+	now := p.s.Now()
+	if std.Issuer == "" || std.Subject == "" || len(std.Audience) == 0 || std.Expiry == nil || std.IssuedAt == nil {
+		return errors.New("a required claim (iss, sub, aud, exp, iat) is missing")
+	}
+	if err := std.ValidateWithLeeway(jwt.Expected{Issuer: cfg.Issuer, AnyAudience: cfg.Audience, Time: now}, idTokenLeeway); err != nil {
+		return err
+	}
+	if cfg.MaxAge > 0 && now.Sub(std.IssuedAt.Time()) > cfg.MaxAge+idTokenLeeway {
+		return fmt.Errorf("issued %s ago, over the %s maximum", now.Sub(std.IssuedAt.Time()).Round(time.Second), cfg.MaxAge)
+	}
+	return checkNonce(extra.Nonce, nonce, cfg.NonceSHA256)
+}
+
+// checkNonce compares the token's nonce with the client's when the client sent one.
+func checkNonce(claim *string, nonce string, sha bool) error {
+	if nonce == "" {
+		return nil
+	}
+	if claim != nil {
+		if *claim == nonce {
+			return nil
+		}
+		if sum := sha256.Sum256([]byte(nonce)); sha && *claim == hex.EncodeToString(sum[:]) {
+			return nil
+		}
+	}
+	return errors.New("nonce does not match")
+}
+
+// tokenInfo asks google's token-info endpoint, which checks the signature and expiry, and then
+// checks audience, issuer, expiry and nonce of its answer.
+func (p *plugin) tokenInfo(ctx context.Context, pr *providers.Provider, raw, nonce string) error {
+	ctx, cancel := context.WithTimeout(ctx, jwks.FetchTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, pr.TokenInfoURL+"?"+url.Values{"id_token": {raw}}.Encode(), nil)
+	if err != nil {
+		return err
+	}
+	res, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("tokeninfo answered %d", res.StatusCode)
+	}
+	var c map[string]any
+	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(&c); err != nil {
+		return err
+	}
+	s := func(k string) string { v, _ := c[k].(string); return v }
+	if !slices.Contains(pr.IDToken.Audience, s("aud")) {
+		return errors.New("audience is not this app")
+	}
+	if iss := s("iss"); iss != "https://accounts.google.com" && iss != "accounts.google.com" {
+		return errors.New("issuer is not google")
+	}
+	exp, err := strconv.ParseInt(s("exp"), 10, 64)
+	if err != nil || time.Unix(exp, 0).Add(idTokenLeeway).Before(p.s.Now()) {
+		return errors.New("expired")
+	}
+	var claim *string
+	if _, ok := c["nonce"]; ok {
+		n := s("nonce")
+		claim = &n
+	}
+	return checkNonce(claim, nonce, false)
+}

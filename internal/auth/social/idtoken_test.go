@@ -1,0 +1,188 @@
+package social_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/testkit"
+)
+
+// idTokenCase is one provider's good id token and the user it must sign in as.
+type idTokenCase struct {
+	claims   map[string]any
+	user     map[string]any // idToken.user (apple's name)
+	want     want
+	maxAge   bool // the provider refuses tokens issued over an hour ago
+	shaNonce bool // the token may carry the nonce's hex SHA-256 (apple)
+}
+
+func idTokenCases() map[string]idTokenCase {
+	now := time.Now().Unix()
+	base := func(iss, aud, sub string, extra map[string]any) map[string]any {
+		m := map[string]any{"iss": iss, "aud": aud, "sub": sub, "iat": now - 60, "exp": now + 600, "nonce": "n-1"}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	return map[string]idTokenCase{
+		"apple": {claims: base("https://appleid.apple.com", "apple-client", "001234.5e5d2c1f8b1c4a8e9d0f.1234",
+			map[string]any{"email": "ada@privaterelay.appleid.com", "email_verified": "true", "is_private_email": "true"}),
+			user: map[string]any{"name": map[string]any{"firstName": "Ada", "lastName": "Apple"}},
+			want: want{"ada@privaterelay.appleid.com", "Ada Apple", "", "001234.5e5d2c1f8b1c4a8e9d0f.1234", true}, maxAge: true, shaNonce: true},
+		"cognito": {claims: base("https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf", "cognito-client", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee",
+			map[string]any{"email": "cog@example.com", "email_verified": true, "given_name": "Cog", "cognito:username": "cog", "token_use": "id"}),
+			want: want{"cog@example.com", "Cog", "", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", true}, maxAge: true},
+		"facebook": {claims: base("https://www.facebook.com", "facebook-client", "10158000000000001",
+			map[string]any{"email": "fay@example.com", "name": "Fay Book", "picture": "https://platform-lookaside.fbsbx.com/x"}),
+			want: want{"fay@example.com", "Fay Book", "https://platform-lookaside.fbsbx.com/x", "10158000000000001", false}},
+		"google": {claims: base("https://accounts.google.com", "google-client", "109876543210987654321",
+			map[string]any{"email": "gina@example.com", "email_verified": true, "name": "Gina Google", "picture": "https://lh3.googleusercontent.com/a/x", "azp": "google-client"}),
+			want: want{"gina@example.com", "Gina Google", "https://lh3.googleusercontent.com/a/x", "109876543210987654321", true}},
+	}
+}
+
+func with(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{}
+	for a, b := range m {
+		out[a] = b
+	}
+	if v == nil {
+		delete(out, k)
+	} else {
+		out[k] = v
+	}
+	return out
+}
+
+func idTokenSignIn(c *testkit.Client, provider, token, nonce string, user map[string]any) testkit.Response {
+	it := map[string]any{"token": token, "nonce": nonce}
+	if user != nil {
+		it["user"] = user
+	}
+	return c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": provider, "idToken": it})
+}
+
+// A good id token (RS256, signed by the provider's key set, or checked by google's token-info
+// lookup) signs in: new user created as mapped, account stored with the id token, session set.
+// Expired, wrong-audience, wrong-issuer, wrong-nonce, too old (apple, cognito), ES256 where
+// the provider signs RS256 only, and foreign-key tokens are refused with 401 Invalid token.
+func TestIDTokenSignIn(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		app, d := server(t, st, nil)
+		now := time.Now().Unix()
+		for id, tc := range idTokenCases() {
+			t.Run(id, func(t *testing.T) {
+				refuse := func(name, token, nonce string) {
+					t.Helper()
+					res := idTokenSignIn(app.Client(t), id, token, nonce, tc.user)
+					if res.Status != http.StatusUnauthorized || !strings.Contains(string(res.Body), `"INVALID_TOKEN"`) {
+						t.Errorf("%s: %d %s", name, res.Status, res.Body)
+					}
+				}
+				refuse("expired", d.sign(jose.RS256, with(with(tc.claims, "exp", now-120), "iat", now-1200)), "n-1")
+				refuse("wrong audience", d.sign(jose.RS256, with(tc.claims, "aud", "someone-else")), "n-1")
+				refuse("wrong issuer", d.sign(jose.RS256, with(tc.claims, "iss", "https://evil.example.com")), "n-1")
+				refuse("wrong nonce", d.sign(jose.RS256, tc.claims), "n-2")
+				refuse("nonce missing from the token", d.sign(jose.RS256, with(tc.claims, "nonce", nil)), "n-1")
+				if id != "facebook" { // facebook takes opaque tokens (TestIDTokenOpaqueAndUnsupported)
+					refuse("not a JWT", "abc.def", "n-1")
+				}
+				if id != "google" {
+					refuse("ES256 where the provider signs RS256", d.sign(jose.ES256, tc.claims), "n-1")
+					refuse("no iat", d.sign(jose.RS256, with(tc.claims, "iat", nil)), "n-1")
+				}
+				other := newIDP(t) // same key ids, other keys: a forged signature
+				refuse("signed by another key", other.sign(jose.RS256, tc.claims), "n-1")
+				old := d.sign(jose.RS256, with(tc.claims, "iat", now-2*3600))
+				if tc.maxAge {
+					refuse("issued two hours ago", old, "n-1")
+				}
+
+				claims := tc.claims
+				if tc.shaNonce { // apple: the token carries the hex SHA-256 of the client's nonce
+					sum := sha256.Sum256([]byte("n-1"))
+					claims = with(claims, "nonce", hex.EncodeToString(sum[:]))
+				}
+				c := app.Client(t)
+				res := idTokenSignIn(c, id, d.sign(jose.RS256, claims), "n-1", tc.user)
+				if res.Status != http.StatusOK {
+					t.Fatalf("good token: %d %s", res.Status, res.Body)
+				}
+				j := res.JSON(t)
+				u, _ := j["user"].(map[string]any)
+				img, _ := u["image"].(string)
+				if j["redirect"] != false || j["token"] == "" || u["email"] != tc.want.email || u["name"] != tc.want.name ||
+					img != tc.want.image || u["emailVerified"] != tc.want.verified {
+					t.Errorf("answer %v, want %+v", j, tc.want)
+				}
+				if s := c.Do("GET", "/api/auth/get-session", nil).JSON(t); s["user"].(map[string]any)["id"] != u["id"] {
+					t.Errorf("session %v", s)
+				}
+				accs, err := st.AccountsByUser(context.Background(), u["id"].(string))
+				if err != nil || len(accs) != 1 || accs[0].ProviderID != id || accs[0].AccountID != tc.want.accountID || accs[0].IDToken == nil {
+					t.Errorf("accounts %+v %v", accs, err)
+				}
+				if !tc.maxAge { // no age limit: an older, unexpired token is fine
+					if res := idTokenSignIn(app.Client(t), id, old, "n-1", nil); res.Status != http.StatusOK {
+						t.Errorf("older token: %d %s", res.Status, res.Body)
+					}
+				}
+				if res := idTokenSignIn(app.Client(t), id, d.sign(jose.RS256, claims), "", nil); res.Status != http.StatusOK {
+					t.Errorf("no nonce asked, none checked: %d %s", res.Status, res.Body)
+				}
+			})
+		}
+		// Every verification above fetched each provider's key set once (10-minute cache, and an
+		// unknown key is not refetched within 30 s).
+		if d.jwksHits != 3 {
+			t.Errorf("key set fetched %d times for apple, cognito and facebook", d.jwksHits)
+		}
+	})
+}
+
+// An opaque facebook access token is checked with debug_token, then /me must be its user.
+// Providers without id-token support answer 404; a missing token is a 400.
+func TestIDTokenOpaqueAndUnsupported(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	profiles(d)
+	c := app.Client(t)
+	res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "facebook", "idToken": map[string]any{"token": "opaque-facebook-token", "accessToken": "at-facebook"}})
+	if res.Status != http.StatusOK || res.JSON(t)["user"].(map[string]any)["email"] != "fay@example.com" {
+		t.Errorf("opaque facebook: %d %s", res.Status, res.Body)
+	}
+	res = c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "facebook", "idToken": map[string]any{"token": "opaque", "accessToken": "at-someone-else"}})
+	if res.Status != http.StatusUnauthorized || !strings.Contains(string(res.Body), "Failed to get user info") {
+		t.Errorf("facebook token of another app: %d %s", res.Status, res.Body)
+	}
+	res = c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "github", "idToken": map[string]any{"token": "a.b.c"}})
+	if res.Status != http.StatusNotFound || !strings.Contains(string(res.Body), "id_token not supported") {
+		t.Errorf("github: %d %s", res.Status, res.Body)
+	}
+	res = c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "apple", "idToken": map[string]any{}})
+	if res.Status != http.StatusBadRequest || !strings.Contains(string(res.Body), "idToken.token") {
+		t.Errorf("no token: %d %s", res.Status, res.Body)
+	}
+}
+
+// The §4 rules apply to id-token sign-in: an existing user with the same email is not linked
+// from an unverified provider email (401 account_not_linked).
+func TestIDTokenLinkingRules(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	app.SignUp(t, "fay@example.com", "password123")
+	tc := idTokenCases()["facebook"]
+	res := idTokenSignIn(app.Client(t), "facebook", d.sign(jose.RS256, tc.claims), "n-1", nil)
+	if res.Status != http.StatusUnauthorized || !strings.Contains(string(res.Body), "account_not_linked") {
+		t.Errorf("unverified email onto an existing user: %d %s", res.Status, res.Body)
+	}
+}
