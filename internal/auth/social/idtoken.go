@@ -30,9 +30,9 @@ const idTokenLeeway = 30 * time.Second
 
 // Errors of the id-token sign-in, as Better Auth words them.
 var (
-	errBadIDToken    = httpx.NewError(http.StatusUnauthorized, "INVALID_TOKEN", "Invalid token")
-	errNoUserInfo    = httpx.NewError(http.StatusUnauthorized, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
-	errNoUserEmail   = httpx.NewError(http.StatusUnauthorized, "USER_EMAIL_NOT_FOUND", "User email not found")
+	errBadIDToken  = httpx.NewError(http.StatusUnauthorized, "INVALID_TOKEN", "Invalid token")
+	errNoUserInfo  = httpx.NewError(http.StatusUnauthorized, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
+	errNoUserEmail = httpx.NewError(http.StatusUnauthorized, "USER_EMAIL_NOT_FOUND", "User email not found")
 )
 
 // idTokenBody is sign-in/social's idToken object.
