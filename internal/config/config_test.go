@@ -158,3 +158,18 @@ func TestCognitoNeedsDomainRegionPool(t *testing.T) {
 		t.Errorf("cognito off: %v", err)
 	}
 }
+
+// SOCIAL_TEST_IDP_URL points the providers at a stand-in for browser tests; production refuses it.
+func TestSocialTestIDPURL(t *testing.T) {
+	c, err := load(map[string]string{"SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
+	if err != nil || c.Social.TestIDPURL != "http://127.0.0.1:9999" {
+		t.Fatalf("development: %v %q", err, c.Social.TestIDPURL)
+	}
+	if _, err := load(map[string]string{"SOCIAL_TEST_IDP_URL": "ftp://x"}); err == nil {
+		t.Error("a non-http URL was accepted")
+	}
+	c, err = load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 40), "SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
+	if err == nil || !strings.Contains(err.Error(), "SOCIAL_TEST_IDP_URL") {
+		t.Errorf("production: %v", err)
+	}
+}

@@ -26,6 +26,9 @@ type Social struct {
 	SalesforceEnv      string // SALESFORCE_ENVIRONMENT: production | sandbox
 	GitlabIssuer       string // GITLAB_ISSUER
 	EncryptOAuthTokens bool   // AUTH_ENCRYPT_OAUTH_TOKENS
+	// TestIDPURL (SOCIAL_TEST_IDP_URL) is for browser tests only: every provider's endpoints go
+	// to a stand-in identity provider at this URL. Refused in production.
+	TestIDPURL string
 
 	TrustedProviders      []string // AUTH_TRUSTED_PROVIDERS: link to an existing user even without a verified email
 	AccountLinking        bool     // AUTH_ACCOUNT_LINKING_ENABLED
@@ -63,6 +66,9 @@ func (p *parser) social(production bool) Social {
 	s.SalesforceEnv = p.oneOf("SALESFORCE_ENVIRONMENT", "production", "production", "sandbox")
 	s.GitlabIssuer = strings.TrimRight(p.str("GITLAB_ISSUER", "https://gitlab.com"), "/")
 	s.EncryptOAuthTokens = p.boolean("AUTH_ENCRYPT_OAUTH_TOKENS", production)
+	if s.TestIDPURL = p.schemeURL("SOCIAL_TEST_IDP_URL", "http", "https"); s.TestIDPURL != "" && production {
+		p.fail("SOCIAL_TEST_IDP_URL", "is for tests only and refused in production")
+	}
 	s.TrustedProviders = p.list("AUTH_TRUSTED_PROVIDERS", true)
 	s.AccountLinking = p.boolean("AUTH_ACCOUNT_LINKING_ENABLED", true)
 	s.AllowDifferentEmails = p.boolean("AUTH_ALLOW_DIFFERENT_EMAILS", false)

@@ -36,6 +36,17 @@ var (
 // testEndpoints, set only by the tests (export_test.go), points providers at a stand-in.
 var testEndpoints func(p *providers.Provider)
 
+// pointAt sends a provider's endpoints to a stand-in identity provider at base: /{id}/authorize,
+// /token, /user, /emails, /photo, /tokeninfo and /jwks. Only tests do this.
+func pointAt(p *providers.Provider, base string) {
+	pre := base + "/" + p.ID
+	p.AuthURL, p.TokenURL, p.UserInfoURL = pre+"/authorize", pre+"/token", pre+"/user"
+	p.EmailsURL, p.PhotoURL, p.TokenInfoURL = pre+"/emails", pre+"/photo", pre+"/tokeninfo"
+	if p.IDToken != nil && p.IDToken.JWKSURL != "" {
+		p.IDToken.JWKSURL = pre + "/jwks"
+	}
+}
+
 // Plugin is the social sign-in plugin.
 type Plugin struct{}
 
@@ -58,9 +69,12 @@ func (Plugin) Register(s *auth.Service) error {
 	if p.cfg.EncryptOAuthTokens {
 		p.enc = newTokenCipher(s.Secret())
 	}
-	if testEndpoints != nil {
-		for _, pr := range p.providers {
+	for _, pr := range p.providers {
+		switch {
+		case testEndpoints != nil: // Go tests (export_test.go)
 			testEndpoints(pr)
+		case p.cfg.TestIDPURL != "": // browser tests: SOCIAL_TEST_IDP_URL, refused in production
+			pointAt(pr, strings.TrimRight(p.cfg.TestIDPURL, "/"))
 		}
 	}
 	p.keySets = map[string]*jwks.Set{}
