@@ -23,6 +23,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth/social/jwks"
 	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 // idTokenLeeway is the clock skew allowed on exp, nbf and iat (Better Auth's 30 s).
@@ -33,6 +34,11 @@ var (
 	errBadIDToken  = httpx.NewError(http.StatusUnauthorized, "INVALID_TOKEN", "Invalid token")
 	errNoUserInfo  = httpx.NewError(http.StatusUnauthorized, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
 	errNoUserEmail = httpx.NewError(http.StatusUnauthorized, "USER_EMAIL_NOT_FOUND", "User email not found")
+	// link-social with an id token
+	errAlreadyLinked  = httpx.NewError(http.StatusConflict, "SOCIAL_ACCOUNT_ALREADY_LINKED", "Social account already linked")
+	errLinkNotAllowed = httpx.NewError(http.StatusUnauthorized, "LINKING_NOT_ALLOWED", "Account not linked - linking not allowed")
+	errLinkOtherEmail = httpx.NewError(http.StatusUnauthorized, "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED", "Account not linked - different emails not allowed")
+	errLinkFailed     = httpx.NewError(http.StatusExpectationFailed, "LINKING_FAILED", "Account not linked - unable to create account")
 )
 
 // idTokenBody is sign-in/social's idToken object.
@@ -59,33 +65,12 @@ func (b *idTokenBody) check(f *auth.Fields) {
 // (signature by the provider's key set, or google's token-info lookup; issuer, audience, expiry,
 // age and nonce), mapped like the code flow's profile, then the §4 rules apply.
 func (p *plugin) signInIDToken(w http.ResponseWriter, r *http.Request, pr *providers.Provider, b *signInBody) {
-	it := b.IDToken
-	if pr.IDToken == nil {
-		auth.WriteError(w, r, errIDTokenNotSup)
+	info, tok, err := p.idTokenUser(r.Context(), pr, b.IDToken)
+	if err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	if err := p.verifyIDToken(ctx, pr, *it.Token, deref(it.Nonce)); err != nil {
-		slog.Warn("invalid id token", "provider", pr.ID, "error", err)
-		auth.WriteError(w, r, errBadIDToken)
-		return
-	}
-	tok := (&oauth2.Token{AccessToken: deref(it.AccessToken), RefreshToken: deref(it.RefreshToken)}).
-		WithExtra(map[string]any{"id_token": *it.Token})
-	if len(it.User) > 0 {
-		ctx = providers.WithCallbackUser(ctx, string(it.User))
-	}
-	info, err := pr.Profile(context.WithValue(ctx, oauth2.HTTPClient, p.client), p.client, pr, tok)
-	if err != nil || info == nil || info.ID == "" {
-		slog.Warn("id token user info failed", "provider", pr.ID, "error", err)
-		auth.WriteError(w, r, errNoUserInfo)
-		return
-	}
-	if info.Email == "" {
-		auth.WriteError(w, r, errNoUserEmail)
-		return
-	}
-	user, _, code := p.signInUser(ctx, pr, info, tok, b.RequestSignUp)
+	user, _, code := p.signInUser(r.Context(), pr, info, tok, b.RequestSignUp)
 	if code != "" { // Better Auth answers the callback code as the message
 		auth.WriteError(w, r, httpx.NewError(http.StatusUnauthorized, "OAUTH_LINK_ERROR", code))
 		return
@@ -96,6 +81,68 @@ func (p *plugin) signInIDToken(w http.ResponseWriter, r *http.Request, pr *provi
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"redirect": false, "token": sess.Token, "user": u})
+}
+
+// idTokenUser verifies the client's id token and maps the user it names; the token answer
+// carries it (and the client's access and refresh tokens) for storing on the account.
+func (p *plugin) idTokenUser(ctx context.Context, pr *providers.Provider, it *idTokenBody) (*providers.UserInfo, *oauth2.Token, error) {
+	if pr.IDToken == nil {
+		return nil, nil, errIDTokenNotSup
+	}
+	if err := p.verifyIDToken(ctx, pr, *it.Token, deref(it.Nonce)); err != nil {
+		slog.Warn("invalid id token", "provider", pr.ID, "error", err)
+		return nil, nil, errBadIDToken
+	}
+	tok := (&oauth2.Token{AccessToken: deref(it.AccessToken), RefreshToken: deref(it.RefreshToken)}).
+		WithExtra(map[string]any{"id_token": *it.Token})
+	if len(it.User) > 0 {
+		ctx = providers.WithCallbackUser(ctx, string(it.User))
+	}
+	info, err := pr.Profile(context.WithValue(ctx, oauth2.HTTPClient, p.client), p.client, pr, tok)
+	if err != nil || info == nil || info.ID == "" {
+		slog.Warn("id token user info failed", "provider", pr.ID, "error", err)
+		return nil, nil, errNoUserInfo
+	}
+	if info.Email == "" {
+		return nil, nil, errNoUserEmail
+	}
+	return info, tok, nil
+}
+
+// linkIDToken links the account an id token names to the signed-in user at once (link-social
+// with idToken), under the same rules as the code flow, in Better Auth's words.
+func (p *plugin) linkIDToken(w http.ResponseWriter, r *http.Request, pr *providers.Provider, it *idTokenBody, userID, email string) {
+	ctx := r.Context()
+	info, tok, err := p.idTokenUser(ctx, pr, it)
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	acc, err := p.accountByProvider(ctx, pr.ID, info.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		auth.WriteError(w, r, err)
+		return
+	}
+	err = nil
+	switch {
+	case acc != nil && acc.UserID == userID:
+		err = p.updateTokens(ctx, acc.ID, tok)
+	case acc != nil:
+		err = errAlreadyLinked
+	case (!p.trusted(pr.ID) && !info.EmailVerified) || !p.cfg.AccountLinking:
+		err = errLinkNotAllowed
+	case !strings.EqualFold(info.Email, email) && !p.cfg.AllowDifferentEmails:
+		err = errLinkOtherEmail
+	default:
+		if p.createAccount(ctx, pr, info, tok, userID) != nil {
+			err = errLinkFailed
+		}
+	}
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"url": "", "status": true, "redirect": false})
 }
 
 // verifyIDToken checks raw as the provider's id token for this app.

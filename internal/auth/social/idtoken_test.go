@@ -186,3 +186,52 @@ func TestIDTokenLinkingRules(t *testing.T) {
 		t.Errorf("unverified email onto an existing user: %d %s", res.Status, res.Body)
 	}
 }
+
+// link-social with an idToken links at once under the linking rules: verified email of the
+// same address links (again: tokens updated), another user's account is a 409, an unverified
+// email or a different address is refused, a provider without id tokens is a 404.
+func TestLinkSocialIDToken(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	cases := idTokenCases()
+	c := app.SignUp(t, "cog@example.com", "password123")
+	link := func(c *testkit.Client, provider string, claims map[string]any) testkit.Response {
+		return c.Do("POST", "/api/auth/link-social", map[string]any{"provider": provider, "idToken": map[string]any{"token": d.sign(jose.RS256, claims), "nonce": "n-1"}})
+	}
+	for i := 0; i < 2; i++ {
+		res := link(c, "cognito", cases["cognito"].claims)
+		if j := res.JSON(t); res.Status != http.StatusOK || j["status"] != true || j["redirect"] != false || j["url"] != "" {
+			t.Fatalf("link #%d: %d %s", i+1, res.Status, res.Body)
+		}
+	}
+	var providers []string
+	for _, a := range listOf(t, c.Do("GET", "/api/auth/list-accounts", nil)) {
+		providers = append(providers, a["providerId"].(string))
+	}
+	if strings.Join(providers, ",") != "credential,cognito" && strings.Join(providers, ",") != "cognito,credential" {
+		t.Errorf("accounts after linking twice: %v", providers)
+	}
+	other := app.SignUp(t, "someone@example.com", "password123")
+	checks := []struct {
+		name     string
+		c        *testkit.Client
+		provider string
+		claims   map[string]any
+		status   int
+		code     string
+	}{
+		{"already another user's", other, "cognito", cases["cognito"].claims, http.StatusConflict, "SOCIAL_ACCOUNT_ALREADY_LINKED"},
+		{"unverified email", c, "facebook", with(cases["facebook"].claims, "email", "cog@example.com"), http.StatusUnauthorized, "LINKING_NOT_ALLOWED"},
+		{"different email", c, "google", cases["google"].claims, http.StatusUnauthorized, "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED"},
+		{"bad token", c, "google", with(cases["google"].claims, "aud", "x"), http.StatusUnauthorized, "INVALID_TOKEN"},
+		{"no id-token support", c, "github", cases["google"].claims, http.StatusNotFound, "ID_TOKEN_NOT_SUPPORTED"},
+	}
+	for _, tc := range checks {
+		if res := link(tc.c, tc.provider, tc.claims); res.Status != tc.status || res.JSON(t)["code"] != tc.code {
+			t.Errorf("%s: %d %s", tc.name, res.Status, res.Body)
+		}
+	}
+	if res := app.Client(t).Do("POST", "/api/auth/link-social", map[string]any{"provider": "cognito", "idToken": map[string]any{"token": "x"}}); res.Status != http.StatusUnauthorized {
+		t.Errorf("without a session: %d %s", res.Status, res.Body)
+	}
+}

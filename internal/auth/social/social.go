@@ -83,6 +83,7 @@ func (Plugin) Register(s *auth.Service) error {
 			p.keySets[id] = jwks.New(pr.IDToken.JWKSURL, p.client, s.Now)
 		}
 	}
+	s.SetAccountInfo(p.accountInfo)
 	s.Handle("GET /social-providers", p.listProviders, auth.NoLimit)
 	s.Handle("POST /sign-in/social", p.signInSocial)
 	s.Handle("GET /callback/{id}", p.callback)
