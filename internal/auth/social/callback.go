@@ -75,7 +75,7 @@ func (p *plugin) callback(w http.ResponseWriter, r *http.Request) {
 		fail("oauth_provider_not_found", "")
 		return
 	}
-	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, p.client)
+	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, pr.TokenClient(p.client))
 	if u := q.Get("user"); u != "" {
 		ctx = providers.WithCallbackUser(ctx, u) // apple posts the name once, beside the code
 	}

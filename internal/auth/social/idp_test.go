@@ -148,6 +148,10 @@ func (d *idp) token(w http.ResponseWriter, r *http.Request, id string) {
 	if basic {
 		clientID, secret = u, p
 	}
+	if id == "reddit" && r.UserAgent() != "better-auth" { // Reddit refuses generic user agents
+		tokenError(w, "invalid_request")
+		return
+	}
 	if basic != d.basicAuth[id] { // each provider's own token-exchange style
 		tokenError(w, "invalid_client")
 		return

@@ -186,6 +186,10 @@ func TestCodeFlowPerProvider(t *testing.T) {
 					a.RefreshToken == nil || *a.RefreshToken != "rt-"+id || a.Scope == nil || *a.Scope != "a,b" || a.AccessTokenExpiresAt == nil {
 					t.Errorf("account %+v", a)
 				}
+				// Refreshing uses the provider's token style too (Basic or body, tiktok's client_key).
+				if res := c.Do("POST", "/api/auth/refresh-token", map[string]any{"providerId": id}); res.Status != http.StatusOK || res.JSON(t)["accessToken"] != "at-"+id {
+					t.Errorf("refresh: %d %s", res.Status, res.Body)
+				}
 				again := app.Client(t)
 				if to := login(t, app, again, id); to != "/dashboard" {
 					t.Errorf("returning user sent to %q", to)

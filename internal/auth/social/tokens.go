@@ -115,7 +115,7 @@ func (p *plugin) refreshToken(w http.ResponseWriter, r *http.Request) {
 
 // refresh runs the refresh_token grant and stores the answer.
 func (p *plugin) refresh(ctx context.Context, pr *providers.Provider, acc *store.Account) (*store.Account, error) {
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, p.client)
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, pr.TokenClient(p.client))
 	old := &oauth2.Token{RefreshToken: p.open(acc.RefreshToken), Expiry: time.Unix(1, 0)} // expired: forces the grant
 	tok, err := pr.OAuth2(p.redirectURI(pr.ID), nil).TokenSource(ctx, old).Token()
 	if err != nil {

@@ -47,10 +47,11 @@ type Provider struct {
 	LoginHint    bool // the provider takes login_hint
 	BasicAuth    bool // client credentials as HTTP Basic on the token endpoint (else in the body)
 	CanRefresh   bool
-	ScopeSep     string // scope joiner when it is not a space (tiktok: ",")
-	ClientIDName string // the client id's parameter name when it is not client_id (tiktok: client_key)
-	NoScopes     bool   // the authorization URL carries no scope at all (zoom, paypal)
-	TokenInfoURL string // facebook's debug_token, google's tokeninfo
+	ScopeSep     string            // scope joiner when it is not a space (tiktok: ",")
+	ClientIDName string            // the client id's parameter name when it is not client_id (tiktok: client_key)
+	NoScopes     bool              // the authorization URL carries no scope at all (zoom, paypal)
+	TokenInfoURL string            // facebook's debug_token, google's tokeninfo
+	TokenHeaders map[string]string // extra headers on token-endpoint requests (reddit's User-Agent)
 	// IDToken, when set, lets clients sign in with an id token they got from the provider.
 	IDToken *IDToken
 	// Profile fetches and maps the user behind tok.
@@ -128,10 +129,7 @@ func (p *Provider) Exchange(ctx context.Context, redirectURI, code, verifier, de
 	if deviceID != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("device_id", deviceID))
 	}
-	if p.ClientIDName != "" {
-		opts = append(opts, oauth2.SetAuthURLParam(p.ClientIDName, p.ClientID))
-	}
-	return p.OAuth2(redirectURI, nil).Exchange(ctx, code, opts...)
+	return p.OAuth2(redirectURI, nil).Exchange(ctx, code, opts...) // client_key: TokenClient
 }
 
 // builders maps a provider id to the function filling its table from the configuration.

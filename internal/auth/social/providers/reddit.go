@@ -18,8 +18,10 @@ func init() {
 			UserInfoURL: "https://oauth.reddit.com/api/v1/me",
 			Scopes:      []string{"identity"},
 			BasicAuth:   true,
-			CanRefresh:  true,
-			Profile:     redditProfile,
+			// Reddit refuses generic user agents; Better Auth sends this one.
+			TokenHeaders: map[string]string{"User-Agent": "better-auth", "Accept": "text/plain"},
+			CanRefresh:   true,
+			Profile:      redditProfile,
 		}
 	})
 }
