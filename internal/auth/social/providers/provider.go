@@ -152,17 +152,6 @@ func Configured(cfg config.Social) map[string]*Provider {
 	return out
 }
 
-// Implemented lists the provider ids this package has a table for.
-func Implemented() []string {
-	var out []string
-	for _, id := range config.SocialProviderIDs {
-		if _, ok := builders[id]; ok {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 const maxProfile = 1 << 20 // a profile answer larger than 1 MiB is refused
 
 // getJSON GETs url with the bearer token and decodes the JSON answer into out.
