@@ -220,7 +220,7 @@ func (p *plugin) tokenInfo(ctx context.Context, pr *providers.Provider, raw, non
 	}
 	res, err := p.client.Do(req)
 	if err != nil {
-		return err
+		return providers.QuietURL(err) // the query holds the id token
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {

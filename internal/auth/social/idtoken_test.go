@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 
+	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
 )
@@ -233,5 +236,14 @@ func TestLinkSocialIDToken(t *testing.T) {
 	}
 	if res := app.Client(t).Do("POST", "/api/auth/link-social", map[string]any{"provider": "cognito", "idToken": map[string]any{"token": "x"}}); res.Status != http.StatusUnauthorized {
 		t.Errorf("without a session: %d %s", res.Status, res.Body)
+	}
+}
+
+// Errors of outbound calls are logged; they must not carry the query (facebook's app secret,
+// an id token for google's token-info lookup).
+func TestOutboundErrorsCarryNoQuery(t *testing.T) {
+	err := providers.QuietURL(&url.Error{Op: "Get", URL: "https://graph.facebook.com/debug_token?input_token=t&access_token=app%7Csecret", Err: errors.New("dial tcp: refused")})
+	if msg := err.Error(); strings.Contains(msg, "secret") || strings.Contains(msg, "input_token") || !strings.Contains(msg, "graph.facebook.com/debug_token") || !strings.Contains(msg, "refused") {
+		t.Errorf("error %q", msg)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"golang.org/x/oauth2"
 
@@ -66,8 +65,8 @@ func FacebookTokenUser(ctx context.Context, c *http.Client, p *Provider, accessT
 	if err != nil {
 		return "", err
 	}
-	if err := doJSON(c, req, &ans); err != nil {
-		return "", errors.New(strings.ReplaceAll(err.Error(), p.ClientSecret, "***"))
+	if err := doJSON(c, req, &ans); err != nil { // doJSON's errors carry no query (the app secret)
+		return "", err
 	}
 	if !ans.Data.IsValid || ans.Data.AppID != p.ClientID || ans.Data.UserID == "" {
 		return "", errors.New("facebook: access token not issued to this app")

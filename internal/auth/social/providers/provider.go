@@ -172,11 +172,11 @@ func fetchJSON(ctx context.Context, c *http.Client, method, url, token string, o
 	}
 	res, err := c.Do(req)
 	if err != nil {
-		return err
+		return QuietURL(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: status %d", url, res.StatusCode)
+		return fmt.Errorf("%s: status %d", req.URL.Path, res.StatusCode)
 	}
 	dec := json.NewDecoder(io.LimitReader(res.Body, maxProfile))
 	dec.UseNumber() // numeric ids keep every digit
@@ -212,15 +212,28 @@ func postJSON(ctx context.Context, c *http.Client, endpoint, token string, body 
 func doJSON(c *http.Client, req *http.Request, out any) error {
 	res, err := c.Do(req)
 	if err != nil {
-		return err
+		return QuietURL(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: status %d", req.URL.Redacted(), res.StatusCode)
+		return fmt.Errorf("%s%s: status %d", req.URL.Host, req.URL.Path, res.StatusCode)
 	}
 	dec := json.NewDecoder(io.LimitReader(res.Body, maxProfile))
 	dec.UseNumber()
 	return dec.Decode(out)
+}
+
+// QuietURL drops the URL from an HTTP client error: queries carry tokens and facebook's app
+// secret, and these errors are logged.
+func QuietURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return fmt.Errorf("%s %s%s: %w", ue.Op, u.Host, u.Path, ue.Err)
+		}
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
 }
 
 // placeholderEmail is Better Auth's stable, non-routable address for a provider that gives no
@@ -258,11 +271,11 @@ func getBytes(ctx context.Context, c *http.Client, url, token string) ([]byte, s
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := c.Do(req)
 	if err != nil {
-		return nil, "", err
+		return nil, "", QuietURL(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return nil, "", fmt.Errorf("%s: status %d", url, res.StatusCode)
+		return nil, "", fmt.Errorf("%s: status %d", req.URL.Path, res.StatusCode)
 	}
 	b, err := io.ReadAll(io.LimitReader(res.Body, maxProfile))
 	return b, res.Header.Get("Content-Type"), err
