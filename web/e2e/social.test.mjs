@@ -9,9 +9,10 @@ import { startApp, launchBrowser, screenshotDir } from './support/harness.mjs'
 import { startIdp } from './support/idp.mjs'
 
 let app, idp, chrome
+let profiles
 
 before(async () => {
-  idp = await startIdp({
+  idp = await startIdp(profiles = {
     github: { id: 5830215, login: 'octocat', name: 'Octo Cat', email: null, avatar_url: 'https://avatars.githubusercontent.com/u/5830215' },
     'github:emails': [{ email: 'octo@example.com', primary: true, verified: true }],
     discord: { id: '80351110224678912', username: 'octo', global_name: 'Octo', discriminator: '0', avatar: null, email: 'octo@example.com', verified: true },
@@ -46,6 +47,7 @@ test('sign in with a provider from /sign-in, link a second one from the account 
   await page.screenshot({ path: join(screenshotDir, 'social-sign-in-390.png'), fullPage: true })
   await Promise.all([page.waitForURL((u) => u.pathname === '/dashboard'), providers.getByRole('button', { name: 'GitHub' }).click()])
   const session = await (await context.request.get('/api/auth/get-session')).json()
+  assert.ok(session, 'signed in')
   assert.equal(session.user.email, 'octo@example.com')
   assert.equal(session.user.name, 'Octo Cat')
 
@@ -54,6 +56,14 @@ test('sign in with a provider from /sign-in, link a second one from the account 
   await methods.getByText('GitHub').waitFor()
   assert.ok(await page.getByRole('button', { name: 'Unlink GitHub' }).isDisabled(), 'the only sign-in method cannot be unlinked')
   await noSidewaysScroll(page, '/dashboard/account')
+  // A Discord account with another email is refused and comes back as a toast in words.
+  profiles.discord.email = 'someone-else@example.com'
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === '/dashboard/account' && u.searchParams.get('error') === "email_doesn't_match"),
+    page.getByRole('button', { name: 'Link Discord' }).click(),
+  ])
+  await page.getByText('That account uses a different email address from yours, so it was not linked.').waitFor()
+  profiles.discord.email = 'octo@example.com'
   await Promise.all([
     page.waitForURL((u) => u.pathname === '/dashboard/account' && !u.search.includes('error')),
     page.getByRole('button', { name: 'Link Discord' }).click(),
