@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -105,8 +106,8 @@ func (d *idp) serve(w http.ResponseWriter, r *http.Request) {
 			{Key: &d.rsa.PublicKey, KeyID: "rsa-1", Algorithm: "RS256", Use: "sig"},
 			{Key: &d.ec.PublicKey, KeyID: "ec-1", Algorithm: "ES256", Use: "sig"}}})
 	case "tokeninfo":
-		if id == "google" {
-			d.googleTokenInfo(w, r)
+		if id == "google" || id == "line" {
+			d.verifyIDToken(w, r, id)
 			return
 		}
 		// facebook's debug_token
@@ -214,15 +215,22 @@ func (d *idp) sign(alg jose.SignatureAlgorithm, claims map[string]any) string {
 	return raw
 }
 
-// googleTokenInfo plays oauth2.googleapis.com/tokeninfo: a token with a good signature that has
-// not expired is answered with its claims, every value a string as Google sends them.
-func (d *idp) googleTokenInfo(w http.ResponseWriter, r *http.Request) {
-	t, err := josejwt.ParseSigned(r.URL.Query().Get("id_token"), []jose.SignatureAlgorithm{jose.RS256})
+// verifyIDToken plays google's tokeninfo (GET ?id_token=) and LINE's verify endpoint (POST
+// id_token, client_id, nonce): a token with a good signature that has not expired is answered
+// with its claims, every value a string; LINE's also checks its issuer, iat and the nonce.
+func (d *idp) verifyIDToken(w http.ResponseWriter, r *http.Request, id string) {
+	t, err := josejwt.ParseSigned(r.FormValue("id_token"), []jose.SignatureAlgorithm{jose.RS256})
 	var claims map[string]any
 	if err == nil {
 		err = t.Claims(&d.rsa.PublicKey, &claims)
 	}
 	exp, _ := claims["exp"].(float64)
+	if id == "line" && err == nil {
+		if n := r.PostFormValue("nonce"); claims["iss"] != "https://access.line.me" || claims["iat"] == nil || (n != "" && claims["nonce"] != n) ||
+			r.PostFormValue("client_id") != "line-client" {
+			err = errors.New("invalid")
+		}
+	}
 	if err != nil || int64(exp) < time.Now().Unix() {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)

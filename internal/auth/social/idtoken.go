@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -151,6 +152,9 @@ func (p *plugin) verifyIDToken(ctx context.Context, pr *providers.Provider, raw,
 	if cfg.TokenInfo {
 		return p.tokenInfo(ctx, pr, raw, nonce)
 	}
+	if cfg.VerifyURL {
+		return p.verifyEndpoint(ctx, pr, raw, nonce)
+	}
 	if strings.Count(raw, ".") != 2 {
 		if cfg.AllowOpaque {
 			return nil // an opaque facebook token: the profile call checks it with debug_token
@@ -177,7 +181,8 @@ func (p *plugin) verifyIDToken(ctx context.Context, pr *providers.Provider, raw,
 	var extra struct {
 		Nonce *string `json:"nonce"`
 	}
-	if err := t.Claims(key.Key, &std, &extra); err != nil {
+	var all map[string]any
+	if err := t.Claims(key.Key, &std, &extra, &all); err != nil {
 		return err
 	}
 	now := p.s.Now()
@@ -190,7 +195,49 @@ func (p *plugin) verifyIDToken(ctx context.Context, pr *providers.Provider, raw,
 	if cfg.MaxAge > 0 && now.Sub(std.IssuedAt.Time()) > cfg.MaxAge+idTokenLeeway {
 		return fmt.Errorf("issued %s ago, over the %s maximum", now.Sub(std.IssuedAt.Time()).Round(time.Second), cfg.MaxAge)
 	}
+	if cfg.Claims != nil && !cfg.Claims(all) {
+		return errors.New("claims refused by the provider's rules")
+	}
 	return checkNonce(extra.Nonce, nonce, cfg.NonceSHA256)
+}
+
+// verifyEndpoint POSTs the token to the provider's verify endpoint (line), which checks the
+// signature and expiry and answers the claims; the audience must be this app and a nonce in
+// the answer must be the client's.
+func (p *plugin) verifyEndpoint(ctx context.Context, pr *providers.Provider, raw, nonce string) error {
+	ctx, cancel := context.WithTimeout(ctx, jwks.FetchTimeout)
+	defer cancel()
+	form := url.Values{"id_token": {raw}, "client_id": {pr.ClientID}}
+	if nonce != "" {
+		form.Set("nonce", nonce)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, pr.TokenInfoURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := p.client.Do(req)
+	if err != nil {
+		return providers.QuietURL(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("verify endpoint answered %d", res.StatusCode)
+	}
+	var c struct {
+		Aud   string  `json:"aud"`
+		Nonce *string `json:"nonce"`
+	}
+	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&c); err != nil {
+		return err
+	}
+	if !slices.Contains(pr.IDToken.Audience, c.Aud) {
+		return errors.New("audience is not this app")
+	}
+	if c.Nonce != nil && *c.Nonce != nonce {
+		return errors.New("nonce does not match")
+	}
+	return nil
 }
 
 // checkNonce compares the token's nonce with the client's when the client sent one.
@@ -227,7 +274,7 @@ func (p *plugin) tokenInfo(ctx context.Context, pr *providers.Provider, raw, non
 		return fmt.Errorf("tokeninfo answered %d", res.StatusCode)
 	}
 	var c map[string]any
-	if err := json.NewDecoder(http.MaxBytesReader(nil, res.Body, 1<<20)).Decode(&c); err != nil {
+	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&c); err != nil {
 		return err
 	}
 	s := func(k string) string { v, _ := c[k].(string); return v }

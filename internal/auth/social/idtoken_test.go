@@ -47,6 +47,13 @@ func idTokenCases() map[string]idTokenCase {
 		"facebook": {claims: base("https://www.facebook.com", "facebook-client", "10158000000000001",
 			map[string]any{"email": "fay@example.com", "name": "Fay Book", "picture": "https://platform-lookaside.fbsbx.com/x"}),
 			want: want{"fay@example.com", "Fay Book", "https://platform-lookaside.fbsbx.com/x", "10158000000000001", false}},
+		"microsoft": {claims: base("https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0", "microsoft-client",
+			"AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", map[string]any{"tid": "72f988bf-86f1-41af-91ab-2d7cd011db47",
+				"oid": "00000000-0000-0000-66f3-3332eca7ea81", "name": "Megan Bowen", "email": "megan@contoso.com", "verified_primary_email": []string{"megan@contoso.com"}}),
+			want: want{"megan@contoso.com", "Megan Bowen", "", "00000000-0000-0000-66f3-3332eca7ea81", true}, maxAge: true},
+		"line": {claims: base("https://access.line.me", "line-client", "U1234567890abcdef1234567890abcdef",
+			map[string]any{"name": "Li Ne", "picture": "https://profile.line-scdn.net/x", "email": "line@example.com", "amr": []string{"pwd"}}),
+			want: want{"line@example.com", "Li Ne", "https://profile.line-scdn.net/x", "U1234567890abcdef1234567890abcdef", false}},
 		"google": {claims: base("https://accounts.google.com", "google-client", "109876543210987654321",
 			map[string]any{"email": "gina@example.com", "email_verified": true, "name": "Gina Google", "picture": "https://lh3.googleusercontent.com/a/x", "azp": "google-client"}),
 			want: want{"gina@example.com", "Gina Google", "https://lh3.googleusercontent.com/a/x", "109876543210987654321", true}},
@@ -99,6 +106,9 @@ func TestIDTokenSignIn(t *testing.T) {
 				if id != "facebook" { // facebook takes opaque tokens (TestIDTokenOpaqueAndUnsupported)
 					refuse("not a JWT", "abc.def", "n-1")
 				}
+				if id == "microsoft" { // the issuer must name the token's own tenant
+					refuse("issuer of another tenant", d.sign(jose.RS256, with(tc.claims, "tid", "9188040d-6c67-4c5b-b112-36a304b66dad")), "n-1")
+				}
 				if id != "google" {
 					refuse("ES256 where the provider signs RS256", d.sign(jose.ES256, tc.claims), "n-1")
 					refuse("no iat", d.sign(jose.RS256, with(tc.claims, "iat", nil)), "n-1")
@@ -139,15 +149,17 @@ func TestIDTokenSignIn(t *testing.T) {
 						t.Errorf("older token: %d %s", res.Status, res.Body)
 					}
 				}
-				if res := idTokenSignIn(app.Client(t), id, d.sign(jose.RS256, claims), "", nil); res.Status != http.StatusOK {
+				if id == "line" { // Better Auth's line check: a nonce in the token needs the client's
+					refuse("token nonce, none from the client", d.sign(jose.RS256, claims), "")
+				} else if res := idTokenSignIn(app.Client(t), id, d.sign(jose.RS256, claims), "", nil); res.Status != http.StatusOK {
 					t.Errorf("no nonce asked, none checked: %d %s", res.Status, res.Body)
 				}
 			})
 		}
 		// Every verification above fetched each provider's key set once (10-minute cache, and an
 		// unknown key is not refetched within 30 s).
-		if d.jwksHits != 3 {
-			t.Errorf("key set fetched %d times for apple, cognito and facebook", d.jwksHits)
+		if d.jwksHits != 4 {
+			t.Errorf("key set fetched %d times for apple, cognito, facebook and microsoft", d.jwksHits)
 		}
 	})
 }

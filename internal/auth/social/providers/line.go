@@ -10,16 +10,18 @@ import (
 )
 
 func init() {
-	register("line", func(config.Social) *Provider {
+	register("line", func(cfg config.Social) *Provider {
 		return &Provider{
-			AuthURL:     "https://access.line.me/oauth2/v2.1/authorize",
-			TokenURL:    "https://api.line.me/oauth2/v2.1/token",
-			UserInfoURL: "https://api.line.me/oauth2/v2.1/userinfo",
-			Scopes:      []string{"openid", "profile", "email"},
-			PKCE:        true,
-			LoginHint:   true,
-			CanRefresh:  true,
-			Profile:     lineProfile,
+			TokenInfoURL: "https://api.line.me/oauth2/v2.1/verify",
+			IDToken:      &IDToken{VerifyURL: true, Audience: []string{cfg.Providers["line"].ClientID}},
+			AuthURL:      "https://access.line.me/oauth2/v2.1/authorize",
+			TokenURL:     "https://api.line.me/oauth2/v2.1/token",
+			UserInfoURL:  "https://api.line.me/oauth2/v2.1/userinfo",
+			Scopes:       []string{"openid", "profile", "email"},
+			PKCE:         true,
+			LoginHint:    true,
+			CanRefresh:   true,
+			Profile:      lineProfile,
 		}
 	})
 }

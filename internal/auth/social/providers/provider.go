@@ -68,6 +68,9 @@ type IDToken struct {
 	NonceSHA256 bool          // the nonce claim may be the hex SHA-256 of the nonce (apple)
 	AllowOpaque bool          // a non-JWT token is accepted and checked through the profile call (facebook)
 	TokenInfo   bool          // checked by the provider's token-info lookup instead of a key set (google)
+	VerifyURL   bool          // checked by POSTing it to the provider's verify endpoint, TokenInfoURL (line)
+	// Claims, when set, must accept the verified claims (microsoft's tenant binding).
+	Claims func(claims map[string]any) bool
 }
 
 // OAuth2 is the x/oauth2 configuration for the provider and a redirect URI.
