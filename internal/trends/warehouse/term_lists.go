@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
 	"math"
+	"strconv"
 	"strings"
 )
 
