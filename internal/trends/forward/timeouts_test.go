@@ -39,7 +39,7 @@ func TestLongTransfersOutlastTheForwardersTimeouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	short := 300 * time.Millisecond
-	front := server.HTTPServer(forward.New(u), server.Timeouts{ReadHeader: short, Read: short, Write: short, Idle: short})
+	front := server.HTTPServer(forward.New(u, []byte("test-secret")), server.Timeouts{ReadHeader: short, Read: short, Write: short, Idle: short})
 	go front.Serve(ln)
 	defer front.Close()
 	base := "http://" + ln.Addr().String()
