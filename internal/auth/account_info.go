@@ -34,7 +34,11 @@ func (s *Service) accountInfo(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, a := range all {
 		if a.ID == accountID || a.AccountID == accountID {
-			if s.accountInfoHook != nil && a.ProviderID != "credential" {
+			if a.ProviderID == "credential" { // Better Auth asks the provider; a password has none
+				writeErr(w, r, ErrProviderNotConfigured)
+				return
+			}
+			if s.accountInfoHook != nil {
 				ans, err := s.accountInfoHook(r.Context(), a)
 				if err != nil {
 					writeErr(w, r, err)
