@@ -35,8 +35,8 @@ func TestAccountsAndUnlink(t *testing.T) {
 		if res := c.Do("GET", "/api/auth/account-info?accountId="+id, nil); res.Status != 400 || res.JSON(t)["code"] != "PROVIDER_NOT_CONFIGURED" {
 			t.Errorf("account-info of the password account (Better Auth asks a provider): %d %s", res.Status, res.Body)
 		}
-		// github is not configured on this server: the social plugin, which answers account-info
-		// for social accounts with the provider's live user info, says so (as Better Auth does).
+		// GitHub is not configured on this server: Better Auth answers the same refusal (the
+		// social plugin's tests cover a configured provider's user info).
 		if res := c.Do("GET", "/api/auth/account-info?accountId=gh-1", nil); res.Status != 400 || res.JSON(t)["code"] != "PROVIDER_NOT_CONFIGURED" {
 			t.Errorf("account-info GET of an unconfigured provider's account: %d %s", res.Status, res.Body)
 		}
