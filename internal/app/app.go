@@ -22,6 +22,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/operator"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/sessioncache"
@@ -84,7 +85,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
 	a.Billing = billing.New(cfg.Billing)
-	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
+	adminPlugin := admin.New(cfg)
+	if err := a.Auth.Use(plugins(cfg, adminPlugin, a.Billing)...); err != nil {
 		return nil, err
 	}
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
@@ -114,6 +116,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
+	deps.Admin = adminPlugin.RequireAdmin(operator.Handler(st, a.Warehouse))
 	a.Handler = server.New(cfg, deps)
 	return a, nil
 }
@@ -137,8 +140,8 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(cfg *config.Config, b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, organization.New(), b}
+func plugins(cfg *config.Config, adm *admin.Plugin, b *billing.Billing) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, adm, device.New(cfg), social.Plugin{}, organization.New(), b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -16,6 +16,7 @@ type Deps struct {
 	Trends  http.Handler // /api/trends/... and the other product APIs under /api/
 	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
 	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
+	Admin   http.Handler // the operator's figures at /api/admin/ (admins only)
 }
 
 // New returns the whole application's handler.
@@ -23,6 +24,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	mux := http.NewServeMux()
 	if d.Auth != nil {
 		mux.Handle("/api/auth/", d.Auth)
+	}
+	if d.Admin != nil {
+		mux.Handle("/api/admin/", d.Admin)
 	}
 	if d.Billing != nil {
 		mux.Handle("/api/billing/", d.Billing)
