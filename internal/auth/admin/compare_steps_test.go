@@ -57,6 +57,12 @@ func compareSteps() []step {
 		{name: "ban unknown", client: "admin", method: "POST", path: "/api/auth/admin/ban-user", body: obj{"userId": "nope"}},
 		{name: "unban-user", client: "admin", method: "POST", path: "/api/auth/admin/unban-user", body: obj{"userId": "{carol}"}},
 		{name: "sign-in after unban", client: "carol", method: "POST", path: "/api/auth/sign-in/email", body: obj{"email": "carol@example.com", "password": "password999"}},
+		// A ban with an expiry lifts itself at the next sign-in once the time has passed.
+		{name: "ban with expiry", client: "admin", method: "POST", path: "/api/auth/admin/ban-user", body: obj{"userId": "{carol}", "banReason": "cool off", "banExpiresIn": 60}},
+		{name: "sign-in while banned", client: "carol", method: "POST", path: "/api/auth/sign-in/email", body: obj{"email": "carol@example.com", "password": "password999"}},
+		{name: "the ban runs out", sql: `update "user" set "banExpires" = now() - interval '1 minute' where "id" = '{carol}'`},
+		{name: "sign-in after the ban ran out", client: "carol", method: "POST", path: "/api/auth/sign-in/email", body: obj{"email": "carol@example.com", "password": "password999"}},
+		{name: "get-user after the ban ran out", client: "admin", method: "GET", path: "/api/auth/admin/get-user?id={carol}"},
 		{name: "user signs in again", client: "user2", method: "POST", path: "/api/auth/sign-in/email", body: obj{"email": "user@example.com", "password": pw}},
 		{name: "list-user-sessions", client: "admin", method: "POST", path: "/api/auth/admin/list-user-sessions", body: obj{"userId": "{user}"}, save: map[string]string{"userSession": "sessions.0.token"}},
 		{name: "revoke-user-session", client: "admin", method: "POST", path: "/api/auth/admin/revoke-user-session", body: obj{"sessionToken": "{userSession}"}},
@@ -114,5 +120,12 @@ func deviceSteps() []step {
 		{name: "deny", client: "carol", method: "POST", path: "/api/auth/device/deny", body: obj{"userCode": "{userCode}"}},
 		token("token denied", "sellertrends-cli", 0),
 		token("token after denial", "sellertrends-cli", wait),
+		// A code whose time is up answers expired_token once, then is gone.
+		{name: "third device/code", client: "device", method: "POST", path: "/api/auth/device/code", body: obj{"client_id": "sellertrends-cli"},
+			save: map[string]string{"deviceCode": "device_code", "userCode": "user_code"}},
+		{name: "the code runs out", sql: `update "deviceCode" set "expiresAt" = now() - interval '1 minute' where "deviceCode" = '{deviceCode}'`},
+		token("token expired", "sellertrends-cli", 0),
+		{name: "GET /device expired", client: "carol", method: "GET", path: "/api/auth/device?user_code={userCode}"},
+		token("token after expiry", "sellertrends-cli", wait),
 	}
 }
