@@ -54,6 +54,9 @@ type Config struct {
 	MaxUploadBytes    int64
 	DuckDBMemory      string
 	DuckDBWriteMemory string
+	// TrendsOwnerURL, when set, is the server that owns the trends store (DuckDB): this server
+	// opens none and forwards the trends API to it (several servers on one PostgreSQL).
+	TrendsOwnerURL string
 
 	Billing Billing
 	Social  Social
@@ -117,6 +120,10 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
 	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "704MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
+	c.TrendsOwnerURL = p.schemeURL("TRENDS_OWNER_URL", "http", "https")
+	if c.TrendsOwnerURL != "" && c.DatabaseURL == "" && p.err == nil {
+		p.err = fmt.Errorf("TRENDS_OWNER_URL: needs DATABASE_URL (the servers must share one PostgreSQL)")
+	}
 	c.Billing = p.billing()
 	c.Social = p.social(c.Production())
 	if p.err != nil {

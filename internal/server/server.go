@@ -17,6 +17,7 @@ type Deps struct {
 	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
 	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
 	Admin   http.Handler // the operator's figures at /api/admin/ (admins only)
+	Health  http.Handler // GET /api/health: the database and the trends store (or its owner)
 }
 
 // New returns the whole application's handler.
@@ -30,6 +31,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	}
 	if d.Billing != nil {
 		mux.Handle("/api/billing/", d.Billing)
+	}
+	if d.Health != nil {
+		mux.Handle("GET /api/health", d.Health)
 	}
 	if d.Trends != nil {
 		mux.Handle("/api/", d.Trends)
