@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toastFailure } from '../../../lib/plan-limit'
 import { addWatch, removeWatch, watchlistQuery, type WatchKind } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
 import { Button } from '../../../components/ui/button'
@@ -22,7 +23,7 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
       toast.success(`Watching ${what(kind, value)}`)
       return done()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   const remove = useMutation({
     mutationFn: (id: string) => removeWatch(ws, id),
@@ -30,7 +31,7 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
       toast.success(`Stopped watching ${what(kind, value)}`)
       return done()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   if (!value || !sel.ws) return null
   if (list.isPending) return <Button variant="secondary" disabled>Watch</Button>
