@@ -167,3 +167,34 @@ test('a checkout failure shows the server message', async () => {
   await page.getByRole('button', { name: 'Upgrade to Team' }).click()
   await page.getByText('Checkout creation failed: Product is archived.').waitFor()
 })
+
+// A Free workspace that asks for more history than its plan shows reads the refusal, which
+// names the plan, with a link to the plans; the overview says how many older weeks it hides.
+test('a plan limit in a screen offers the plans', async () => {
+  const free = await chrome.browser.newContext({ baseURL: app.baseURL })
+  const res = await free.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Finn Free', email: 'finn@example.com', password: 'password-123' },
+    headers: { origin: app.baseURL },
+  })
+  assert.equal(res.status(), 200)
+  const ws = (await (await free.request.get('/api/workspaces')).json())[0].id
+  const fixtures = join(import.meta.dirname, 'fixtures')
+  const up = await free.request.post(`/api/trends/${ws}/imports`, {
+    headers: { origin: app.baseURL },
+    multipart: { files: { name: 'US_Top_Search_Terms_Simple_Week_2026_04_11.csv', mimeType: 'text/csv', buffer: readFileSync(join(fixtures, 'US_Top_Search_Terms_Simple_Week_2026_04_11.csv')) } },
+  })
+  assert.equal(up.status(), 202, await up.text())
+  const job = (await up.json()).jobs[0]
+  assert.equal((await (await free.request.get(`/api/trends/${ws}/imports/${job.id}?wait=true`)).json()).state, 'done')
+  const ds = (await (await free.request.get(`/api/trends/${ws}/datasets`)).json()).datasets[0].id
+
+  const page = await free.newPage()
+  await page.goto(`/dashboard/explore?ws=${ws}&ds=${ds}&window=13`)
+  await page.getByText('Older periods are not included in the Free plan. Upgrade to Pro to get them.').waitFor()
+  assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0) // asking again changes nothing
+  await page.screenshot({ path: join(screenshotDir, 'plan-limit.png') })
+  await page.getByRole('link', { name: 'See plans' }).click()
+  await page.waitForURL('**/dashboard/billing')
+  await page.getByTestId('current-plan').filter({ hasText: 'Free' }).waitFor()
+  await free.close()
+})

@@ -18,12 +18,11 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
   return (
     <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm dark:border-red-800 dark:bg-red-950">
       <p>{error instanceof Error ? error.message : 'Something went wrong'}</p>
-      {isPlanLimit(error) && (
+      {isPlanLimit(error) ? ( // asking again changes nothing: the plans do
         <Link to={BILLING_PATH} className="mt-2 inline-block font-medium text-indigo-700 underline dark:text-indigo-300">
           See plans
         </Link>
-      )}
-      {retry && (
+      ) : retry && (
         <Button variant="secondary" className="mt-2" onClick={retry}>
           Retry
         </Button>
