@@ -245,11 +245,14 @@ func startBetterAuthPolar(t *testing.T, modules, polarURL string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(filepath.Dir(modules), fmt.Sprintf(".compare-polar-%d.mjs", os.Getpid()))
-	if err := os.WriteFile(script, src, 0o600); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(modules), ".compare-*.mjs")
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(script) })
+	t.Cleanup(func() { os.Remove(f.Name()) })
+	f.Write(src)
+	f.Close()
+	script := f.Name()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "node", script, strconv.Itoa(port), url, schema, polarURL)
 	products, _ := json.Marshal([]map[string]string{{"slug": "pro", "productId": proID}, {"slug": "team", "productId": teamID}})
