@@ -89,6 +89,12 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Auth = auth.New(cfg, st, sender, lim, opts.Secret)
+	// Queued mails go out before the store and Redis close (closers run in reverse).
+	a.closers = append(a.closers, func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return a.Auth.Close(ctx)
+	})
 	a.Billing = billing.New(cfg.Billing)
 	a.adminPlugin = admin.New(cfg)
 	if err := a.Auth.Use(plugins(cfg, a.adminPlugin, a.Billing)...); err != nil {
@@ -129,6 +135,8 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	trendsSvc.SetPlans(a.Billing.PlanOf)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
+	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
+	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))

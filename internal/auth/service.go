@@ -29,6 +29,7 @@ type Service struct {
 	cookies cookieNames
 	now     func() time.Time
 	memo    cacheMemo
+	bg      background // mail and account lookups off the request path
 
 	// Registered by the core's own endpoints and by plugins (core.go).
 	plugins          []string

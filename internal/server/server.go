@@ -4,7 +4,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -46,18 +45,5 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	}
 	mux.HandleFunc("/_serverFn/{id}", serverFn)
 	mux.Handle("/", newSPA(cfg))
-	return securityHeaders(mux)
-}
-
-// securityHeaders sets headers every response should carry.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
-			h.Set("X-Frame-Options", "SAMEORIGIN")
-		}
-		next.ServeHTTP(w, r)
-	})
+	return securityHeaders(cfg, mux)
 }

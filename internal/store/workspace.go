@@ -21,7 +21,7 @@ type Workspace struct {
 func PersonalWorkspaceID(userID string) string { return "personal-" + userID }
 
 // EnsurePersonalWorkspace creates the user's personal workspace if it does not exist yet
-// (users adopted from a Better Auth database have none).
+// (users adopted from a Better Auth database have none). ErrNotFound: the user is gone.
 func (s *Store) EnsurePersonalWorkspace(ctx context.Context, userID, name string, now time.Time) error {
 	id := PersonalWorkspaceID(userID)
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -33,6 +33,15 @@ func (s *Store) EnsurePersonalWorkspace(ctx context.Context, userID, name string
 	err = tx.QueryRowContext(ctx, s.dialect.rebind(`select count(*) from "workspace" where "id" = ?`), id).Scan(&exists)
 	if err != nil || exists > 0 {
 		return err
+	}
+	// A read answered from a session-data cookie of a deleted account must not bring its
+	// workspace back (SQLite databases without enforced foreign keys would let it).
+	var users int
+	if err := tx.QueryRowContext(ctx, s.dialect.rebind(`select count(*) from "user" where "id" = ?`), userID).Scan(&users); err != nil {
+		return err
+	}
+	if users == 0 {
+		return ErrNotFound
 	}
 	if _, err := tx.ExecContext(ctx, s.dialect.rebind(`insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, 'personal', ?)`), id, name, s.dialect.timeArg(now)); err != nil {
 		return fmt.Errorf("workspace: create: %w", err)

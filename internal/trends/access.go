@@ -1,6 +1,7 @@
 package trends
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -14,6 +15,8 @@ import (
 
 var (
 	errNoWorkspace = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Workspace not found")
+	// errAccountGone: the session-data cookie outlived its account (deleted in the last 60 s).
+	errAccountGone = httpx.NewError(http.StatusUnauthorized, "UNAUTHORIZED", "Unauthorized")
 	errNoDataset   = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Dataset not found")
 	errReadOnly    = httpx.NewError(http.StatusForbidden, "FORBIDDEN", "The demo workspace is read-only: import your own reports into your workspace")
 )
@@ -47,7 +50,7 @@ func (s *Service) access(r *http.Request, write bool) (*caller, error) {
 	if errors.Is(err, store.ErrNotFound) && ws == store.PersonalWorkspaceID(cur.User.ID) {
 		// Made at sign-up; users adopted from a Better Auth database get theirs on first use,
 		// the only time a read writes (a write transaction takes SQLite's one write lock).
-		if err = s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err == nil {
+		if err = s.ensurePersonal(r.Context(), cur); err == nil {
 			_, err = s.store.Membership(r.Context(), ws, cur.User.ID)
 		}
 	}
@@ -75,4 +78,14 @@ func (s *Service) dataset(r *http.Request, c *caller) (*warehouse.Dataset, error
 		return nil, errNoDataset
 	}
 	return d, err
+}
+
+// ensurePersonal creates the caller's personal workspace if missing; 401 when the account is
+// gone (a read answered from the session-data cookie of an account deleted since).
+func (s *Service) ensurePersonal(ctx context.Context, cur *auth.Current) error {
+	err := s.store.EnsurePersonalWorkspace(ctx, cur.User.ID, cur.User.Name, s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return errAccountGone
+	}
+	return err
 }

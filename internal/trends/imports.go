@@ -29,7 +29,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
+	// A large upload may take longer than the server's read timeout: progress keeps it going.
+	r.Body = http.MaxBytesReader(w, httpx.KeepReading(w, r.Body, httpx.LongStream), s.cfg.MaxUploadBytes)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		httpx.WriteError(w, r, httpx.BadRequest("body: expected multipart/form-data with one or more files"))

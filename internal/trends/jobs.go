@@ -44,6 +44,8 @@ type Job struct {
 	sha256   string
 	opts     report.Options
 	importer string
+	cancel   context.CancelFunc // set while running; dropWorkspace stops the import with it
+	dropped  bool               // the workspace was deleted: a queued job does not start
 }
 
 // Jobs runs imports one at a time (the warehouse has one writer) in upload order.
@@ -148,7 +150,13 @@ func (j *Jobs) work(ctx context.Context) {
 func (j *Jobs) run(ctx context.Context, job *Job) {
 	defer close(job.finished)
 	defer os.Remove(job.path)
-	j.update(job, func(x *Job) { x.State = "running" })
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	dropped := false
+	j.update(job, func(x *Job) { x.State, x.cancel, dropped = "running", cancel, x.dropped })
+	if dropped {
+		return
+	}
 	srcs, err := report.Open(job.path, job.opts)
 	if err != nil {
 		j.fail(job, err)
@@ -202,6 +210,42 @@ func (j *Jobs) checkDataset(ctx context.Context, workspace string, meta report.M
 		}
 	}
 	return j.newDataset(ctx, workspace, len(ds))
+}
+
+// dropWorkspace forgets a deleted workspace's jobs: queued ones never start (their files are
+// removed), a running one is cancelled and waited for, so nothing is imported into the
+// workspace after its data is deleted.
+func (j *Jobs) dropWorkspace(ctx context.Context, workspace string) error {
+	var waits []*Job // running or finished: wait for the end (at once when finished)
+	var queued []string
+	j.mu.Lock()
+	for id, job := range j.all {
+		if job.Workspace != workspace {
+			continue
+		}
+		delete(j.all, id)
+		job.dropped = true
+		if job.cancel != nil {
+			job.cancel()
+		}
+		if job.State == "queued" {
+			queued = append(queued, job.path)
+		} else {
+			waits = append(waits, job)
+		}
+	}
+	j.mu.Unlock()
+	for _, path := range queued {
+		os.Remove(path) // the worker skips the job and removes it too when it reaches it
+	}
+	for _, job := range waits {
+		select {
+		case <-job.finished:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // errImportServer is what a seller reads when an import fails for a reason that is not the file's.

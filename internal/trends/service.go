@@ -89,12 +89,23 @@ func (s *Service) Handler() http.Handler {
 // unsubscribe page (its link is signed) are public, and unknown paths answer 404 whether or
 // not the caller is signed in.
 func (s *Service) sessionExceptOpenAPI(mux *http.ServeMux) http.Handler {
-	protected := s.auth.RequireSession(mux)
+	protected, stored := s.auth.RequireSession(mux), s.auth.RequireStoredSession(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/" {
+		_, pattern := mux.Handler(r)
+		switch {
+		case r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/":
 			mux.ServeHTTP(w, r)
-			return
+		case sensitiveReads[pattern]:
+			stored.ServeHTTP(w, r)
+		default:
+			protected.ServeHTTP(w, r)
 		}
-		protected.ServeHTTP(w, r)
 	})
+}
+
+// sensitiveReads are the reads that never trust the 60 s session-data cookie alone (writes
+// never do): the export of a whole dataset and the account's alert settings with its email.
+var sensitiveReads = map[string]bool{
+	"GET /api/trends/{ws}/datasets/{ds}/terms.csv": true,
+	"GET /api/alerts/settings":                     true,
 }

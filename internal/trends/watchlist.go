@@ -35,7 +35,7 @@ func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *call
 		return c.workspace, c, nil
 	}
 	cur, _ := auth.SessionFrom(r.Context())
-	if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
+	if err := s.ensurePersonal(r.Context(), cur); err != nil {
 		return "", nil, err
 	}
 	return store.PersonalWorkspaceID(cur.User.ID), c, nil

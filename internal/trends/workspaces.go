@@ -24,7 +24,7 @@ func (s *Service) listWorkspaces(w http.ResponseWriter, r *http.Request) {
 	mine, err := s.store.WorkspacesOf(r.Context(), cur.User.ID)
 	personal := store.PersonalWorkspaceID(cur.User.ID)
 	if err == nil && !slices.ContainsFunc(mine, func(ws store.Workspace) bool { return ws.ID == personal }) {
-		if err = s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err == nil {
+		if err = s.ensurePersonal(r.Context(), cur); err == nil {
 			mine, err = s.store.WorkspacesOf(r.Context(), cur.User.ID)
 		}
 	}
