@@ -33,6 +33,10 @@ func (s *Service) accountInfo(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, a := range all {
 		if a.ID == accountID || a.AccountID == accountID {
+			if a.ProviderID == "credential" { // Better Auth asks the provider; a password has none
+				writeErr(w, r, ErrProviderNotConfigured)
+				return
+			}
 			u := l.User
 			httpx.WriteJSON(w, http.StatusOK, map[string]any{
 				"user": map[string]any{"id": u.ID, "name": u.Name, "email": u.Email, "image": u.Image, "emailVerified": u.EmailVerified},

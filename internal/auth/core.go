@@ -66,6 +66,17 @@ func (s *Service) SkipOriginCheck(path string) {
 	s.originExempt[BasePath+path] = true
 }
 
+// AcceptForms lets a POST path (under BasePath) take application/x-www-form-urlencoded bodies
+// besides JSON (Better Auth's allowedMediaTypes): every other state-changing route answers a
+// body of another type with 415 UNSUPPORTED_MEDIA_TYPE. ReadJSON reads a form as an object of
+// strings.
+func (s *Service) AcceptForms(path string) {
+	if s.formPaths == nil {
+		s.formPaths = map[string]bool{}
+	}
+	s.formPaths[BasePath+path] = true
+}
+
 // Wrap adds a middleware around the whole /api/auth handler (outermost last registered).
 func (s *Service) Wrap(mw func(http.Handler) http.Handler) { s.wrappers = append(s.wrappers, mw) }
 

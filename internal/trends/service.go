@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
@@ -31,6 +32,7 @@ type Service struct {
 	jobs   *Jobs
 	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
 	plans  PlanFunc
+	orgs   *organization.Plugin // organizations as shared workspaces; their access check
 	now    func() time.Time
 	// Demo is the demo workspace's first generation; the server's start fills it in.
 	Demo *DemoProgress
@@ -60,6 +62,10 @@ func (s *Service) allowDataset(ctx context.Context, workspace string, have int) 
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
 func (s *Service) SetPlans(f PlanFunc) { s.plans = f }
 
+// UseOrganizations makes organizations workspaces of their members, each member's access
+// decided by the organization plugin's permission code. Call it before serving.
+func (s *Service) UseOrganizations(p *organization.Plugin) { s.orgs = p }
+
 // UseAlerts sends alert digests through n after every import and serves the alert settings
 // and unsubscribe routes with it. Call it before the first upload.
 func (s *Service) UseAlerts(n *alerts.Notifier) {
@@ -74,7 +80,7 @@ func (s *Service) Close() error { s.jobs.close(); return nil }
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
-		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
+		mux.Handle(r.Method+" "+r.Path, s.handler(r))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	// The unsubscribe link of the alert digests is a page, not an API route: outside the table

@@ -3,6 +3,7 @@ import { toast } from 'sonner'
 import { toastFailure } from '../../../lib/plan-limit'
 import { addWatch, removeWatch, watchlistQuery, type WatchKind } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { Button } from '../../../components/ui/button'
 
 const what = (kind: WatchKind, value: string) => (kind === 'term' ? `“${value}”` : value)
@@ -33,7 +34,8 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
     },
     onError: toastFailure,
   })
-  if (!value || !sel.ws) return null
+  // A role that only reads the organization's watchlist gets no button (the server refuses).
+  if (!value || !sel.ws || (sel.workspace && !can(sel.workspace, 'watchlist', 'write'))) return null
   if (list.isPending) return <Button variant="secondary" disabled>Watch</Button>
   if (item) {
     return (
