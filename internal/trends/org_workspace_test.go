@@ -1,6 +1,7 @@
 package trends_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"sort"
@@ -183,6 +184,9 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 		var n int
 		if err := st.DB().QueryRow(st.Rebind(`select count(*) from "workspace" where "id" = ?`), a).Scan(&n); err != nil || n != 0 {
 			t.Errorf("workspace row after deletion: %d %v", n, err)
+		}
+		if left, err := app.Warehouse.Datasets(context.Background(), a); err != nil || len(left) != 0 {
+			t.Errorf("datasets of the deleted organization: %v %v", left, err)
 		}
 	})
 }
