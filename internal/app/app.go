@@ -108,8 +108,9 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
 	deps.Auth = a.Auth.Handler()
+	deps.TrustedOrigin = a.Auth.RequireTrustedOrigin
 	if cfg.TrendsOwnerURL != "" {
-		a.forwardTrends(cfg, st, &deps)
+		a.forwardTrends(cfg, st, opts.Secret, &deps)
 	} else if err := a.openTrends(ctx, cfg, st, sender, opts.Secret, &deps); err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
 	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
-	deps.Trends = trendsSvc.Handler()
+	deps.Trends = withDeletions(trendsSvc.Handler(), []byte(secret), trendsSvc.DeleteUserData)
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
 	deps.Health = health(st, func(context.Context) any { return map[string]string{"mode": "local"} })
 	return nil
@@ -153,12 +154,21 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 // forwardTrends passes the trends API (and the billing page's usage, which counts datasets) on
 // to the server that owns the trends store: this one opens no DuckDB, runs no import worker
 // and sends no alert digests.
-func (a *App) forwardTrends(cfg *config.Config, st *store.Store, deps *server.Deps) {
+func (a *App) forwardTrends(cfg *config.Config, st *store.Store, secret string, deps *server.Deps) {
 	owner, _ := url.Parse(cfg.TrendsOwnerURL) // config checked it
-	proxy := forward.New(owner)
+	proxy := forward.New(owner, []byte(secret))
+	a.Auth.OnUserDeleted(proxy.DeleteUserData)
 	deps.Trends = proxy
 	deps.Billing = proxy
 	deps.Health = health(st, func(ctx context.Context) any { return proxy.Check(ctx) })
+}
+
+// withDeletions adds the owner's side of account deletions sent by forwarding servers.
+func withDeletions(api http.Handler, secret []byte, del func(context.Context, string) error) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("POST "+forward.DeletePath, forward.DeleteHandler(secret, del))
+	mux.Handle("/", api)
+	return mux
 }
 
 // health answers /api/health: 200 when the shared database answers (a forwarding server stays

@@ -67,7 +67,7 @@ func (s *Service) Close() error { s.jobs.close(); return nil }
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
-		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
+		mux.Handle(r.Method+" "+r.Path, s.handler(r))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	// The unsubscribe link of the alert digests is a page, not an API route: outside the table
