@@ -124,7 +124,8 @@ var (
 		{"offset", "query", "integer", "rows to skip", false},
 		pAt,
 	}
-	pAt = param{"at", "query", "string", "a day (YYYY-MM-DD) of an earlier period: its measures as they stood then (default: the latest period)", false}
+	pTeam = param{"team", "query", "string", "a team of the organization: its own list instead of the organization's (its members, owners and admins only)", false}
+	pAt   = param{"at", "query", "string", "a day (YYYY-MM-DD) of an earlier period: its measures as they stood then (default: the latest period)", false}
 )
 
 // routes is the API's route table: grep a URL, land on its handler.
@@ -147,9 +148,9 @@ func (s *Service) routes() []route {
 		{"GET", "/api/trends/{ws}/imports/{job}", "One import job", []param{pWS, {"job", "path", "string", "job id", true}, {"wait", "query", "boolean", "true: answer when the job ends (long polling, at most 25 s)", false}}, s.getJob, ok(Job{}, eRead)},
 		{"GET", base + "/names", "Brand or category names of the latest period starting with a prefix (suggestions for the filters)", []param{pWS, pDS, {"kind", "query", "string", "brand (default) or category", false}, {"q", "query", "string", "the prefix typed so far", false}}, s.names, ok(namesAnswer{}, eRead)},
 		// On "demo" the watchlist routes read and write the caller's own personal list, shown with the demo's numbers.
-		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}}, s.watchlist, ok(watchlistAnswer{}, eRead)},
-		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
-		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
+		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}, pTeam}, s.watchlist, ok(watchlistAnswer{}, eRead)},
+		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS, pTeam}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
+		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}, pTeam}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
 		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings, ok(alertSettingsJSON{}, []int{400, 401})},
 		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500)", nil, s.putAlertSettings,
 			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401}}},

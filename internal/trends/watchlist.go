@@ -27,6 +27,9 @@ type watchItemJSON struct {
 // come from. On the demo workspace the list is the caller's own personal one (the demo's data is
 // read-only, but anyone may try watching on it); elsewhere both are the workspace named.
 func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *caller, err error) {
+	if r.URL.Query().Has("team") {
+		return s.teamWatchAccess(r, write)
+	}
 	n := readWatch
 	if write && r.PathValue("ws") != DemoWorkspace {
 		n = writeWatch
@@ -103,7 +106,7 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, j)
 	}
-	p, err := s.plans(r.Context(), list)
+	p, err := s.plans(r.Context(), planWorkspace(list, c))
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -140,7 +143,7 @@ type addWatchBody struct {
 }
 
 func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
-	list, _, err := s.watchAccess(r, true)
+	list, c, err := s.watchAccess(r, true)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -165,7 +168,7 @@ func (s *Service) addWatch(w http.ResponseWriter, r *http.Request) {
 	raw := make([]byte, 12)
 	rand.Read(raw)
 	it := store.WatchlistItem{ID: hex.EncodeToString(raw), Kind: *b.Kind, Value: value, CreatedAt: s.now()}
-	p, err := s.plans(r.Context(), list)
+	p, err := s.plans(r.Context(), planWorkspace(list, c))
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -54,6 +54,10 @@ func (p *Plugin) Register(s *auth.Service) error {
 	s.AddSessionFields(p.sessionFields)
 	// An organization's members are its workspace's members: alert digests go to them too.
 	p.st.AddWorkspaceMembers(`select "organizationId", "userId" from "member"`)
+	// A team's watchlist (store.TeamListID) belongs to the team: its digests go to the team's
+	// members who are still members of the organization, and to nobody else.
+	p.st.AddWorkspaceMembers(`select 'team-' || tm."teamId", tm."userId" from "teamMember" tm join "team" t on t."id" = tm."teamId"
+		join "member" om on om."organizationId" = t."organizationId" and om."userId" = tm."userId"`)
 	routes := map[string]http.HandlerFunc{
 		"POST /organization/create":                p.create,
 		"POST /organization/update":                p.update,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 var (
@@ -193,6 +194,11 @@ func (p *Plugin) removeTeam(w http.ResponseWriter, r *http.Request) {
 			auth.WriteError(w, r, err)
 			return
 		}
+	}
+	// The team's own watchlist goes with it (its items cascade).
+	if _, err := tx.ExecContext(ctx, p.q(`delete from "workspace" where "id" = ?`), store.TeamListID(t.ID)); err != nil {
+		auth.WriteError(w, r, err)
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		auth.WriteError(w, r, err)
