@@ -102,11 +102,26 @@ func (n *Notifier) SendImportDigests(ctx context.Context, workspaceID string, im
 	if ok, err := n.alertsAllowed(ctx, workspaceID); !ok {
 		return err
 	}
-	items, err := n.st.Watchlist(ctx, workspaceID)
+	// The workspace's own list goes to all its members; each team's list (store.TeamListID)
+	// to the team's members only, over the same imported datasets.
+	teams, err := n.st.TeamLists(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, list := range append([]string{workspaceID}, teams...) {
+		errs = append(errs, n.sendListDigests(ctx, workspaceID, list, imports))
+	}
+	return errors.Join(errs...)
+}
+
+// sendListDigests sends the import digests of one list whose numbers come from workspaceID.
+func (n *Notifier) sendListDigests(ctx context.Context, workspaceID, list string, imports []Import) error {
+	items, err := n.st.Watchlist(ctx, list)
 	if err != nil || len(items) == 0 {
 		return err
 	}
-	users, err := n.st.AlertRecipients(ctx, workspaceID, store.AlertsAfterImport)
+	users, err := n.st.AlertRecipients(ctx, list, store.AlertsAfterImport)
 	if err != nil || len(users) == 0 {
 		return err
 	}
@@ -125,9 +140,14 @@ func (n *Notifier) SendImportDigests(ctx context.Context, workspaceID string, im
 	if len(all) == 0 {
 		return nil
 	}
+	// A team list's digest is its own: a member of the team also gets the organization's.
+	suffix := ""
+	if list != workspaceID {
+		suffix = ":" + list
+	}
 	var errs []error
 	for _, u := range users {
-		if err := n.sendImportDigest(ctx, u, all); err != nil {
+		if err := n.sendImportDigest(ctx, u, all, suffix); err != nil {
 			errs = append(errs, fmt.Errorf("to user %s: %w", u.UserID, err))
 		}
 	}
@@ -152,14 +172,14 @@ func newestPerDataset(imports []Import) []Import {
 }
 
 // sendImportDigest sends one user the sections they have not had yet.
-func (n *Notifier) sendImportDigest(ctx context.Context, u store.AlertRecipient, all []*Moves) error {
+func (n *Notifier) sendImportDigest(ctx context.Context, u store.AlertRecipient, all []*Moves, keySuffix string) error {
 	var sections []*Moves
 	var keys []string
 	for _, m := range all {
 		if !m.worthMailing(u.Threshold) {
 			continue
 		}
-		key := fmt.Sprintf("import:%d:%s", m.Dataset.ID, m.Period.Start.Format(time.DateOnly))
+		key := fmt.Sprintf("import:%d:%s", m.Dataset.ID, m.Period.Start.Format(time.DateOnly)) + keySuffix
 		claimed, err := n.st.ClaimAlertDigest(ctx, u.UserID, key, n.now())
 		if err != nil {
 			return errors.Join(err, n.release(ctx, u, keys))

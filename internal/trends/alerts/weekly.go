@@ -74,7 +74,7 @@ func (n *Notifier) SendWeeklyDigests(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	w := weeklyRun{n: n, due: due, moves: map[int]*Moves{}, items: map[string][]store.WatchlistItem{}}
+	w := weeklyRun{n: n, due: due, moves: map[string]*Moves{}, items: map[string][]store.WatchlistItem{}}
 	var errs []error
 	for _, u := range users {
 		claimed, err := n.st.ClaimAlertDigest(ctx, u.UserID, key, now)
@@ -95,7 +95,7 @@ func (n *Notifier) SendWeeklyDigests(ctx context.Context, now time.Time) error {
 type weeklyRun struct {
 	n     *Notifier
 	due   time.Time
-	moves map[int]*Moves // by dataset id; nil: nothing imported that week
+	moves map[string]*Moves // by list and dataset id; nil: nothing imported that week
 	items map[string][]store.WatchlistItem
 }
 
@@ -119,17 +119,23 @@ func (w *weeklyRun) send(ctx context.Context, u store.AlertRecipient, key string
 }
 
 // workspaceMoves is what moved in each dataset of the workspace imported during the week.
-func (w *weeklyRun) workspaceMoves(ctx context.Context, ws string) ([]*Moves, error) {
+func (w *weeklyRun) workspaceMoves(ctx context.Context, list string) ([]*Moves, error) {
+	// A team's list (store.TeamListID) reads its organization's datasets under its plan.
+	ws, err := w.n.st.DataWorkspace(ctx, list)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
 	if ok, err := w.n.alertsAllowed(ctx, ws); !ok {
 		return nil, err
 	}
-	items, ok := w.items[ws]
+	items, ok := w.items[list]
 	if !ok {
-		var err error
-		if items, err = w.n.st.Watchlist(ctx, ws); err != nil {
+		if items, err = w.n.st.Watchlist(ctx, list); err != nil {
 			return nil, err
 		}
-		w.items[ws] = items
+		w.items[list] = items
 	}
 	datasets, err := w.n.wh.Datasets(ctx, ws)
 	if err != nil {
@@ -137,7 +143,8 @@ func (w *weeklyRun) workspaceMoves(ctx context.Context, ws string) ([]*Moves, er
 	}
 	var out []*Moves
 	for _, d := range datasets {
-		m, seen := w.moves[d.ID]
+		key := fmt.Sprintf("%s/%d", list, d.ID)
+		m, seen := w.moves[key]
 		if !seen {
 			m, err = w.n.moves(ctx, ws, d.ID, items, func(latest warehouse.PeriodCoverage) bool {
 				return latest.ImportedAt.After(w.due.Add(-week)) && !latest.ImportedAt.After(w.due)
@@ -145,7 +152,7 @@ func (w *weeklyRun) workspaceMoves(ctx context.Context, ws string) ([]*Moves, er
 			if err != nil {
 				return nil, err
 			}
-			w.moves[d.ID] = m
+			w.moves[key] = m
 		}
 		if m != nil {
 			out = append(out, m)
