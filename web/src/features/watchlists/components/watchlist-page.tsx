@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate, useSearch } from '@tanstack/react-router'
 import { toast } from 'sonner'
 import { toastFailure } from '../../../lib/plan-limit'
 import { removeWatch, watchlistQuery } from '../api/watchlist'
@@ -9,6 +10,7 @@ import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
 import { ItemLink, ItemNow } from './watch-item'
 import { AlertSettingsCard } from './alert-settings'
+import { AddToTeamList, ListPicker } from './list-picker'
 
 const KIND = { term: 'Term', asin: 'Product', brand: 'Brand' } as const
 
@@ -16,10 +18,16 @@ export function WatchlistPage() {
   useDocumentTitle('Watchlist')
   const sel = useSelection()
   const ws = sel.ws
-  const q = useQuery({ ...watchlistQuery(ws ?? '', sel.dataset?.id), enabled: !!ws })
+  const isOrg = sel.workspace?.kind === 'organization'
+  // ?team=: a team's own list in an organization's workspace (its members, owners and admins).
+  const search = useSearch({ strict: false }) as { team?: string }
+  const team = isOrg ? search.team : undefined
+  const navigate = useNavigate()
+  const q = useQuery({ ...watchlistQuery(ws ?? '', sel.dataset?.id, team), enabled: !!ws })
   const qc = useQueryClient()
+  const canWrite = !!team || can(sel.workspace, 'watchlist', 'write')
   const remove = useMutation({
-    mutationFn: (id: string) => removeWatch(ws!, id),
+    mutationFn: (id: string) => removeWatch(ws!, id, team),
     onSuccess: () => {
       toast.success('Removed from the watchlist')
       qc.invalidateQueries({ queryKey: ['watchlist'] })
@@ -29,6 +37,9 @@ export function WatchlistPage() {
   return (
     <section aria-labelledby="watch-title" className="space-y-4">
       <h1 id="watch-title" className="text-2xl font-semibold">Watchlist</h1>
+      {isOrg && ws && <ListPicker org={ws} team={team} onChange={(t) => navigate({ to: '/dashboard/watchlist', search: (prev: Record<string, unknown>) => ({ ...prev, team: t }) })} />}
+      {team && <p className="text-sm text-zinc-500">This team’s own list: its alert digests go to the team’s members only.</p>}
+      {team && ws && <AddToTeamList ws={ws} team={team} />}
       {sel.isDemo && <p className="text-sm text-zinc-500">Your watchlist is your own; on the demo it shows the demo’s numbers.</p>}
       {sel.error ? <ErrorState error={sel.error} retry={sel.retry} /> : !ws || q.isPending ? <Skeleton rows={4} /> : q.error ? <ErrorState error={q.error} retry={() => q.refetch()} /> : q.data.items.length === 0 ? (
         <Empty title="Nothing watched yet">Open a term, product or brand and press “Watch”: its latest rank and moves show here.</Empty>
@@ -42,7 +53,7 @@ export function WatchlistPage() {
                 <span className="text-xs text-zinc-500 sm:text-sm sm:text-inherit">{KIND[it.kind]}</span>
                 <span className="col-span-2 sm:col-span-1"><ItemNow it={it} /></span>
                 <span className="col-span-2 text-right sm:col-span-1">
-                  {can(sel.workspace, 'watchlist', 'write') && <Button variant="ghost" aria-label={`Remove ${it.value}`} onClick={() => confirm(`Remove “${it.value}” from the watchlist?`) && remove.mutate(it.id)}>Remove</Button>}
+                  {canWrite && <Button variant="ghost" aria-label={`Remove ${it.value}`} onClick={() => confirm(`Remove “${it.value}” from the watchlist?`) && remove.mutate(it.id)}>Remove</Button>}
                 </span>
               </li>
             ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { authClient } from '../../../lib/auth-client'
 import { Button } from '../../../components/ui/button'
 import { Field } from '../../../components/ui/field'
@@ -50,8 +51,10 @@ function TeamRow({ org, team, manage }: { org: FullOrganization; team: Team; man
     <li className="rounded border border-zinc-200 p-3 dark:border-zinc-800">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-medium">{team.name}</span>
+        <Link to="/dashboard/watchlist" search={{ ws: org.id, team: team.id }} className="text-sm text-indigo-600 underline dark:text-indigo-400">Team watchlist</Link>
         {manage && <Button variant="ghost" onClick={() => confirm(`Remove the team ${team.name}?`) && remove.mutate(undefined)}>Remove team</Button>}
       </div>
+      <p className="mt-1 text-xs text-zinc-500">Its watchlist’s alert digests go to these members only.</p>
       <ul className="mt-2 flex flex-wrap gap-2 text-sm" aria-label={`Members of ${team.name}`}>
         {members.data?.map((m) => (
           <li key={m.id} className="flex items-center gap-1 rounded bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800">
