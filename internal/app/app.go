@@ -38,8 +38,10 @@ type App struct {
 	Billing   *billing.Billing
 	Warehouse *warehouse.Warehouse
 	// Demo reports the demo workspace's first generation to the API (cli runs it).
-	Demo    *trends.DemoProgress
-	Alerts  *alerts.Notifier // alert digests; the server starts its weekly scheduler
+	Demo   *trends.DemoProgress
+	Alerts *alerts.Notifier // alert digests; the server starts its weekly scheduler
+	// Jobs runs every import (uploads, and `sellertrends import` through the server's socket).
+	Jobs    *trends.Jobs
 	closers []func() error
 }
 
@@ -95,6 +97,9 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return nil, err
 	}
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
+	if cfg.DebugImportPauseAt != "" {
+		a.Warehouse.OnStep(trends.PauseAt(cfg.DebugImportPauseAt))
+	}
 	a.Warehouse.WarmLists()
 	a.closers = append(a.closers, a.Warehouse.Close)
 	// History answers from the facts until a missing copy is rebuilt, so a failure here is
@@ -112,6 +117,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	a.Demo = trendsSvc.Demo
+	a.Jobs = trendsSvc.Jobs()
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
 	a.Handler = server.New(cfg, deps)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/demo"
 	"github.com/sellertrends/sellertrends/internal/trends/localimport"
 )
@@ -126,7 +127,12 @@ func TestImportCarriesOnWhenTheServerStops(t *testing.T) {
 	cfg := testConfig(t)
 	app := startServer(t, cfg)
 	var out strings.Builder
-	imp, err := newFileImporter(context.Background(), cfg, &out)
+	st, err := store.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	imp, err := newFileImporter(context.Background(), cfg, st, &out)
 	if err != nil {
 		app.Close()
 		t.Fatal(err)

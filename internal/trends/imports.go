@@ -29,6 +29,13 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	// A full queue answers at once, before the body is read.
+	room := s.jobs.room(c.userID)
+	if room <= 0 {
+		w.Header().Set("Retry-After", "60")
+		httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -72,6 +79,12 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 			httpx.WriteError(w, r, httpx.BadRequest("files: at most 50 files per upload"))
 			return
 		}
+		if len(saved) >= room {
+			cleanup()
+			w.Header().Set("Retry-After", "60")
+			httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
+			return
+		}
 		job, err := s.saveUpload(part)
 		if err != nil {
 			cleanup()
@@ -93,11 +106,18 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
 		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
 		j.opts.MaxExpanded = s.cfg.MaxUploadBytes // a zip holds no more than a plain upload may be
-		s.jobs.add(j)
+	}
+	if err := s.jobs.add(r.Context(), saved...); err != nil {
+		cleanup()
+		if errors.As(err, new(*httpx.Error)) {
+			w.Header().Set("Retry-After", "60")
+		}
+		httpx.WriteError(w, r, err)
+		return
 	}
 	out := make([]Job, 0, len(saved))
 	for _, j := range saved {
-		snap, _ := s.jobs.snapshot(c.workspace, j.ID)
+		snap, _, _ := s.jobs.snapshot(r.Context(), c.workspace, j.ID)
 		out = append(out, snap)
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
@@ -116,7 +136,7 @@ func uploadError(err error) error {
 }
 
 func (s *Service) saveUpload(part *multipart.Part) (*Job, error) {
-	dir := filepath.Join(s.cfg.DataDir, "uploads")
+	dir := s.uploadsDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -134,7 +154,7 @@ func (s *Service) saveUpload(part *multipart.Part) (*Job, error) {
 		return nil, err
 	}
 	name := filepath.Base(part.FileName())
-	return &Job{ID: newID(), FileName: name, State: "queued", BytesTotal: n, CreatedAt: time.Now().UTC(),
+	return &Job{ID: newID(), FileName: name, Source: SourceUpload, State: "queued", BytesTotal: n, CreatedAt: time.Now().UTC(),
 		path: f.Name(), sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
@@ -169,7 +189,12 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: s.jobs.list(c.workspace)})
+	jobs, err := s.jobs.list(r.Context(), c.workspace)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: jobs})
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
@@ -184,12 +209,31 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 		s.jobs.wait(ctx, c.workspace, r.PathValue("job"))
 		cancel()
 	}
-	job, ok := s.jobs.snapshot(c.workspace, r.PathValue("job"))
+	job, ok, err := s.jobs.snapshot(r.Context(), c.workspace, r.PathValue("job"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	if !ok {
 		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such import job"))
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, job)
+}
+
+// cancelJob stops a queued or running import of the workspace (within a second: the import
+// checks its context between rows and DuckDB interrupts its statements).
+func (s *Service) cancelJob(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, true)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if !s.jobs.cancelJob(r.Context(), c.workspace, r.PathValue("job")) {
+		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No queued or running import job with that id"))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {
