@@ -222,15 +222,21 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // cancelJob stops a queued or running import of the workspace (within a second: the import
-// checks its context between rows and DuckDB interrupts its statements).
+// checks its context between rows and DuckDB interrupts its statements); a finished job is left
+// as it is.
 func (s *Service) cancelJob(w http.ResponseWriter, r *http.Request) {
 	c, err := s.access(r, true)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	if !s.jobs.cancelJob(r.Context(), c.workspace, r.PathValue("job")) {
-		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No queued or running import job with that id"))
+	found, err := s.jobs.cancelJob(r.Context(), c.workspace, r.PathValue("job"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if !found {
+		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such import job"))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

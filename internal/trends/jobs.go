@@ -230,26 +230,27 @@ func (j *Jobs) unqueue(job *Job) bool {
 	return false
 }
 
-// cancel stops a queued or running job of the workspace; false when there is none.
-func (j *Jobs) cancelJob(ctx context.Context, workspace, id string) bool {
+// cancelJob stops a queued or running job of the workspace; a finished one is left as it is.
+// It answers false when the workspace has no such job.
+func (j *Jobs) cancelJob(ctx context.Context, workspace, id string) (bool, error) {
 	j.mu.Lock()
 	job, ok := j.live[id]
 	if !ok || job.Workspace != workspace {
 		j.mu.Unlock()
-		return false
+		_, found, err := j.snapshot(ctx, workspace, id)
+		return found, err
 	}
 	switch {
 	case job.State == "queued" && j.unqueue(job):
 		j.mu.Unlock()
 		j.finish(job, "failed", errCancelled)
-		return true
 	case job.State == "running" && job.cancel != nil:
 		job.cancel()
 		j.mu.Unlock()
-		return true
+	default:
+		j.mu.Unlock()
 	}
-	j.mu.Unlock()
-	return false
+	return true, nil
 }
 
 const errCancelled = "Cancelled before the import finished; the report being imported was left out (reports imported before it stay)."

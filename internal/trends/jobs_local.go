@@ -65,7 +65,7 @@ func (j *Jobs) ImportLocal(ctx context.Context, req localimport.Request, emit fu
 			}
 			return errors.New(snap.Error)
 		case <-ctx.Done():
-			j.cancelJob(context.Background(), job.Workspace, job.ID)
+			j.cancelJob(context.Background(), job.Workspace, job.ID) //nolint:errcheck // a live job: no store read
 			<-job.finished
 			return ctx.Err()
 		}
