@@ -143,6 +143,11 @@ func (f *fileImporter) close() {
 	if f.jobs != nil {
 		f.jobs.Close()
 	}
+	if f.wh != nil && f.ctx.Err() == nil {
+		// The derived tables (seasonality, the next week's inputs, the term-ordered copy) are
+		// brought up to date before the command returns, as a server would after the import.
+		f.wh.WaitBackground()
+	}
 	if f.wh != nil {
 		f.wh.Close()
 	}
