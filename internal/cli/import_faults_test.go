@@ -1,12 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"mime/multipart"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,20 +143,24 @@ func TestFullQueueAnswersAtOnce(t *testing.T) {
 	}
 	server.waitFor(t, pausedAt(warehouse.StepStaged))
 
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	mw := multipart.NewWriter(pw)
-	go func() {
-		part, _ := mw.CreateFormFile("files", "endless.csv")
-		part.Write([]byte("Search Term,"))
-		// never closed: the body does not end
-	}()
-	req, _ := http.NewRequest("POST", app.URL+"/api/trends/"+ws+"/imports", pr)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Origin", app.URL)
-	client := *c.HTTP
-	client.Timeout = 10 * time.Second
-	res, err := client.Do(req)
+	// The request is written by hand on a connection: headers and the start of a body that
+	// never ends (Go's client would wait for the body to be written before giving up).
+	u, _ := url.Parse(app.URL)
+	var cookies []string
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
+		cookies = append(cookies, ck.Name+"="+ck.Value)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/trends/%s/imports HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nCookie: %s\r\n"+
+		"Content-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n", ws, u.Host, app.URL, strings.Join(cookies, "; "))
+	part := "--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"endless.csv\"\r\n\r\nSearch Term,"
+	fmt.Fprintf(conn, "%x\r\n%s\r\n", len(part), part)
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatalf("the full queue did not answer at once: %v", err)
 	}

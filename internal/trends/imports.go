@@ -32,8 +32,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 	// A full queue answers at once, before the body is read.
 	room := s.jobs.room(c.userID)
 	if room <= 0 {
-		w.Header().Set("Retry-After", "60")
-		httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
+		s.refuseFull(w, r)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
@@ -81,8 +80,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(saved) >= room {
 			cleanup()
-			w.Header().Set("Retry-After", "60")
-			httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
+			s.refuseFull(w, r)
 			return
 		}
 		job, err := s.saveUpload(part)
@@ -110,7 +108,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 	if err := s.jobs.add(r.Context(), saved...); err != nil {
 		cleanup()
 		if errors.As(err, new(*httpx.Error)) {
-			w.Header().Set("Retry-After", "60")
+			s.refuseFull(w, r)
+			return
 		}
 		httpx.WriteError(w, r, err)
 		return
@@ -121,6 +120,15 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		out = append(out, snap)
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
+}
+
+// refuseFull answers 429 to an upload past the user's queue depth without reading the rest of
+// its body: "Connection: close" keeps net/http from draining up to 256 KB of it first, which
+// would hang on a slow or endless upload.
+func (s *Service) refuseFull(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "60")
+	w.Header().Set("Connection", "close")
+	httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
 }
 
 func uploadError(err error) error {
