@@ -5,10 +5,12 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -28,6 +30,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/alerts"
+	"github.com/sellertrends/sellertrends/internal/trends/forward"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
@@ -93,8 +96,19 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
 	deps.Auth = a.Auth.Handler()
-	if a.Warehouse, err = warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory); err != nil {
+	if cfg.TrendsOwnerURL != "" {
+		a.forwardTrends(cfg, st, &deps)
+	} else if err := a.openTrends(ctx, cfg, st, sender, opts.Secret, &deps); err != nil {
 		return nil, err
+	}
+	a.Handler = server.New(cfg, deps)
+	return a, nil
+}
+
+// openTrends opens the trends store under DATA_DIR and serves the trends API from it.
+func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Store, sender mail.Sender, secret string, deps *server.Deps) (err error) {
+	if a.Warehouse, err = warehouse.Open(ctx, cfg.DataDir, cfg.DuckDBMemory); err != nil {
+		return err
 	}
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
 	if cfg.DebugImportPauseAt != "" {
@@ -109,7 +123,7 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	}
 	// The notifier closes after the import worker (closers run in reverse) and before the
 	// warehouse, so no digest is started or still reading when the warehouse closes.
-	a.Alerts = alerts.New(cfg.BaseURL, st, a.Warehouse, sender, opts.Secret)
+	a.Alerts = alerts.New(cfg.BaseURL, st, a.Warehouse, sender, secret)
 	a.Alerts.SetPlans(a.Billing.PlanOf)
 	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
@@ -120,8 +134,36 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	a.Jobs = trendsSvc.Jobs()
 	deps.Trends = trendsSvc.Handler()
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
-	a.Handler = server.New(cfg, deps)
-	return a, nil
+	deps.Health = health(st, func(context.Context) any { return map[string]string{"mode": "local"} })
+	return nil
+}
+
+// forwardTrends passes the trends API (and the billing page's usage, which counts datasets) on
+// to the server that owns the trends store: this one opens no DuckDB, runs no import worker
+// and sends no alert digests.
+func (a *App) forwardTrends(cfg *config.Config, st *store.Store, deps *server.Deps) {
+	owner, _ := url.Parse(cfg.TrendsOwnerURL) // config checked it
+	proxy := forward.New(owner)
+	deps.Trends = proxy
+	deps.Billing = proxy
+	deps.Health = health(st, func(ctx context.Context) any { return proxy.Check(ctx) })
+}
+
+// health answers /api/health: 200 when the shared database answers (a forwarding server stays
+// healthy while its trends owner restarts; the body says whether the owner is reachable).
+func health(st *store.Store, trendsState func(context.Context) any) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+		defer cancel()
+		status, db := http.StatusOK, "ok"
+		if err := st.DB().PingContext(ctx); err != nil {
+			status, db = http.StatusServiceUnavailable, "unreachable"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(map[string]any{"database": db, "trends": trendsState(ctx)})
+	})
 }
 
 // usage counts what a workspace uses of its plan, for the billing page.

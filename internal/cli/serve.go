@@ -115,6 +115,9 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 	}
 	a.closers = append(a.closers, func() error { built.Close(); return nil })
 	a.Handler, a.jobs = built.Handler, built.Jobs
+	if built.Warehouse == nil { // forwarding to the trends owner (TRENDS_OWNER_URL): nothing more runs here
+		return a, nil
+	}
 	// `sellertrends import` run beside this server hands its files over this socket.
 	// Without it (a DATA_DIR path too long for a socket name, say) the server still runs and the
 	// command says the store is in use.

@@ -93,6 +93,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"LOG_LEVEL": "loud", "MAX_UPLOAD_BYTES": "0",
 		"AUTH_DEVICE_CODE_EXPIRES_IN": "30", "AUTH_DEVICE_INTERVAL": "-5s", "AUTH_ADMIN_IMPERSONATION_DURATION": "2 hours ago",
 		"AUTH_DEVICE_CODE_LENGTH": "0", "AUTH_DEVICE_USER_CODE_LENGTH": "192", "AUTH_ADMIN_IMPERSONATE_ADMINS": "yes please",
+		"TRENDS_OWNER_URL": "trends-owner:3000",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -107,6 +108,10 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 	}
 	if _, err := load(map[string]string{"AUTH_PASSWORD_MIN_LENGTH": "20", "AUTH_PASSWORD_MAX_LENGTH": "10"}); err == nil {
 		t.Error("max below min accepted")
+	}
+	// A trends owner is shared only through one PostgreSQL; SQLite files are each server's own.
+	if _, err := load(map[string]string{"TRENDS_OWNER_URL": "http://10.0.0.5:3000"}); err == nil || !strings.Contains(err.Error(), "DATABASE_URL") {
+		t.Errorf("TRENDS_OWNER_URL without DATABASE_URL: %v", err)
 	}
 }
 

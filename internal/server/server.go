@@ -16,6 +16,7 @@ type Deps struct {
 	Trends  http.Handler // /api/trends/... and the other product APIs under /api/
 	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
 	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
+	Health  http.Handler // GET /api/health: the database and the trends store (or its owner)
 }
 
 // New returns the whole application's handler.
@@ -26,6 +27,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	}
 	if d.Billing != nil {
 		mux.Handle("/api/billing/", d.Billing)
+	}
+	if d.Health != nil {
+		mux.Handle("GET /api/health", d.Health)
 	}
 	if d.Trends != nil {
 		mux.Handle("/api/", d.Trends)
