@@ -12,7 +12,7 @@ type ImportJob struct {
 	ID, Workspace, UserID string
 	Source                string // upload | cli
 	State                 string // queued | running | done | failed
-	Runner                string // the DATA_DIR of the process that runs it
+	Runner                string // host:DATA_DIR of the process that runs it
 	Path                  string // the file being imported
 	Options, Detail       []byte
 	CreatedAt, UpdatedAt  time.Time

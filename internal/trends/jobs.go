@@ -67,7 +67,8 @@ const (
 type Jobs struct {
 	wh      *warehouse.Warehouse
 	st      *store.Store
-	runner  string // this process's DATA_DIR: only it resumes the jobs recorded with it
+	runner  string // host and DATA_DIR of this process: only it resumes the jobs recorded with it
+	dataDir string // absolute
 	perUser int
 
 	mu     sync.Mutex
@@ -93,11 +94,13 @@ type JobsConfig struct {
 // NewJobs builds the runner; Start starts its worker (after Recover, when the caller resumes).
 func NewJobs(c JobsConfig) *Jobs {
 	ctx, cancel := context.WithCancel(context.Background())
-	runner, err := filepath.Abs(c.DataDir)
+	dir, err := filepath.Abs(c.DataDir)
 	if err != nil {
-		runner = c.DataDir
+		dir = c.DataDir
 	}
-	return &Jobs{wh: c.Warehouse, st: c.Store, runner: runner, perUser: c.PerUser, live: map[string]*Job{},
+	// Servers on several machines may share one PostgreSQL with the same DATA_DIR path.
+	host, _ := os.Hostname()
+	return &Jobs{wh: c.Warehouse, st: c.Store, runner: host + ":" + dir, dataDir: dir, perUser: c.PerUser, live: map[string]*Job{},
 		queues: map[string][]*Job{}, wake: make(chan struct{}, 1), ctx: ctx, stop: cancel, done: make(chan struct{})}
 }
 
@@ -380,7 +383,9 @@ func (j *Jobs) run(job *Job) {
 			j.afterImport(job.Workspace, job.Results)
 		}
 	case j.ctx.Err() != nil && job.Source == SourceUpload:
-		j.update(job, func(x *Job) { x.State, x.Rows, x.BytesRead, x.Results, x.Skipped, x.SkipCount = "queued", 0, 0, nil, nil, 0 })
+		j.update(job, func(x *Job) {
+			x.State, x.Rows, x.BytesRead, x.Results, x.Skipped, x.SkipCount = "queued", 0, 0, nil, nil, 0
+		})
 		if err := j.save(context.Background(), job); err != nil {
 			slog.Error("import job: recording it for the next start", "job", job.ID, "error", err)
 		}

@@ -57,7 +57,7 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 func (s *Service) Jobs() *Jobs { return s.jobs }
 
 // uploadsDir holds the uploads' temporary files until their jobs end.
-func (s *Service) uploadsDir() string { return filepath.Join(s.jobs.runner, "uploads") }
+func (s *Service) uploadsDir() string { return filepath.Join(s.jobs.dataDir, "uploads") }
 
 // PauseAt returns a warehouse step hook (warehouse.OnStep) that stops the import at the named
 // step for good (DEBUG_IMPORT_PAUSE_AT), after saying so on stderr, so a test can kill the
