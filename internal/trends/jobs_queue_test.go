@@ -32,7 +32,9 @@ func TestQueueTakesWorkspacesInTurn(t *testing.T) {
 // user's are not, and a cancelled queued job frees its place at once.
 func TestQueueDepthPerUser(t *testing.T) {
 	j := NewJobs(JobsConfig{PerUser: 2})
-	up := func(id, user string) *Job { return &Job{ID: id, Workspace: "w-" + user, Source: SourceUpload, importer: user, keep: true} }
+	up := func(id, user string) *Job {
+		return &Job{ID: id, Workspace: "w-" + user, Source: SourceUpload, importer: user, keep: true}
+	}
 	ctx := context.Background()
 	if err := j.add(ctx, up("1", "u"), up("2", "u")); err != nil {
 		t.Fatal(err)
