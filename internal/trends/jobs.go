@@ -410,7 +410,7 @@ func (j *Jobs) importFile(ctx context.Context, job *Job) error {
 		if err != nil {
 			return &report.ParseError{Expected: "a readable file: " + err.Error()}
 		}
-		job.sha256 = sum
+		j.update(job, func(x *Job) { x.sha256 = sum })
 	}
 	srcs, err := report.Open(job.path, job.opts)
 	if err != nil {
