@@ -72,7 +72,7 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, ErrEmailTaken)
 		return
 	}
-	s.setCacheCookie(w, l.Session, userJSON(u), l.DontRemember)
+	s.refreshCookies(w, r, l, userJSON(u))
 	s.sendVerification(ctx, u, cb)
 	WriteStatus(w)
 }

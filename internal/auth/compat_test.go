@@ -73,7 +73,7 @@ func TestBetterAuthClientCompatibility(t *testing.T) {
 		want("list-accounts", "scopes", true)
 		want("unlink-last-account", "code", "FAILED_TO_UNLINK_LAST_ACCOUNT")
 		want("change-email", "status", true)
-		want("revoke-foreign-session", "status", float64(400))
+		want("revoke-foreign-session", "status", true)
 		want("delete-user", "message", "User deleted")
 		want("session-after-delete", "data", nil)
 		if steps["session-after-sign-up"]["email"] == nil || steps["session-after-sign-in"]["email"] != steps["sign-up"]["email"] {

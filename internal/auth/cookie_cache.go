@@ -99,6 +99,16 @@ func (s *Service) SetSessionCookies(w http.ResponseWriter, r *http.Request, sess
 	s.setCacheCookie(w, sess, user, dontRemember)
 }
 
+// refreshCookies rewrites a cookie session's cookies after its user changed, as Better Auth's
+// setSessionCookie does (so the bearer plugin's set-auth-token follows too). A bearer caller
+// has no cookies to refresh.
+func (s *Service) refreshCookies(w http.ResponseWriter, r *http.Request, l *Current, user UserJSON) {
+	if l.Bearer {
+		return
+	}
+	s.SetSessionCookies(w, r, l.Session, user, l.DontRemember)
+}
+
 func (s *Service) setCacheCookie(w http.ResponseWriter, sess SessionJSON, user UserJSON, dontRemember bool) {
 	v := s.encodeCookieCache(sess, user, s.now())
 	if v == "" {

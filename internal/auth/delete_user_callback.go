@@ -8,17 +8,27 @@ import (
 
 // deleteUserCallback is the mailed deletion link: the browser's session must be the user's.
 func (s *Service) deleteUserCallback(w http.ResponseWriter, r *http.Request) {
-	if !s.cfg.AuthDeleteUserEnabled {
-		writeErr(w, r, ErrDeleteDisabled)
+	q := r.URL.Query()
+	if err := RequiredQuery(q, "token"); err != nil {
+		writeErr(w, r, err)
 		return
 	}
-	cb := r.URL.Query().Get("callbackURL")
+	cb := q.Get("callbackURL")
 	if !s.SafeURL(cb) {
 		writeErr(w, r, ErrInvalidCallbackURL)
 		return
 	}
-	l, ok := s.RequireSensitive(w, r)
-	if !ok {
+	if !s.cfg.AuthDeleteUserEnabled {
+		writeErr(w, r, ErrDeleteDisabled)
+		return
+	}
+	l, err := s.CurrentSession(w, r, false) // from the database: the link deletes the account
+	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	if l == nil {
+		writeErr(w, r, ErrNoUserInfo)
 		return
 	}
 	if err := s.consumeDeleteToken(r, l.User.ID, r.URL.Query().Get("token")); err != nil {

@@ -33,14 +33,15 @@ var (
 	ErrNotFound               = e(http.StatusNotFound, "NOT_FOUND", "Not Found")
 	ErrCredentialNotFound     = e(http.StatusBadRequest, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found")
 	ErrInvalidPassword        = e(http.StatusBadRequest, "INVALID_PASSWORD", "Invalid password")
-	ErrEmailSame              = e(http.StatusBadRequest, "EMAIL_IS_THE_SAME", "Email is the same")
+	ErrEmailSame              = e(http.StatusBadRequest, "", "Email is the same") // Better Auth sends no code
 	ErrEmailTaken             = e(http.StatusUnprocessableEntity, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "Couldn't update your email")
 	ErrChangeEmailOff         = e(http.StatusBadRequest, "CHANGE_EMAIL_DISABLED", "Change email is disabled")
-	ErrNoFieldsToUpdate       = e(http.StatusBadRequest, "NO_FIELDS_TO_UPDATE", "No Fields to update")
-	ErrSessionNotFound        = e(http.StatusBadRequest, "SESSION_NOT_FOUND", "Session not found")
+	ErrNoFieldsToUpdate       = e(http.StatusBadRequest, "", "No fields to update") // Better Auth sends no code
 	ErrLastAccount            = e(http.StatusBadRequest, "FAILED_TO_UNLINK_LAST_ACCOUNT", "You can't unlink your last account")
+	ErrProviderNotConfigured  = e(http.StatusBadRequest, "PROVIDER_NOT_CONFIGURED", "Account is not associated with a configured social provider.")
 	ErrAccountNotFound        = e(http.StatusBadRequest, "ACCOUNT_NOT_FOUND", "Account not found")
 	ErrDeleteDisabled         = e(http.StatusNotFound, "NOT_FOUND", "Not Found")
+	ErrNoUserInfo             = e(http.StatusNotFound, "FAILED_TO_GET_USER_INFO", "Failed to get user info")
 	ErrDeleteBadToken         = e(http.StatusNotFound, "INVALID_TOKEN", "Invalid token")
 	// ErrUserHasPassword is set-password's refusal (a server-side operation with no HTTP route).
 	ErrUserHasPassword = e(http.StatusBadRequest, "PASSWORD_ALREADY_SET", "user already has a password")

@@ -8,13 +8,10 @@ import (
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
-// originCheck guards state-changing requests. A POST carrying cookies must come from a trusted
-// origin ('Missing or null Origin' / 'Invalid origin'); a cookie-less cross-site form navigation
-// (a login CSRF) is refused with 'Invalid request', the spec's wording; cookie-less requests
-// elsewhere pass, as in Better Auth.
+// originCheck guards state-changing requests (see checkOrigin).
 func (s *Service) originCheck(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions || s.originExempt[r.URL.Path] {
+		if !StateChanging(r.Method) || s.originExempt[r.URL.Path] {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -26,36 +23,52 @@ func (s *Service) originCheck(next http.Handler) http.Handler {
 	})
 }
 
+// StateChanging reports whether a method may change state (anything but GET, HEAD, OPTIONS).
+func StateChanging(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
+// checkOrigin is the origin check of a state-changing request, as Better Auth's origin and
+// form-CSRF middlewares make it:
+//   - an Origin (or Referer) that is present and not trusted is refused, with or without
+//     cookies ('Invalid origin'): a sign-in or sign-up from another site must not set a
+//     session (login CSRF). Better Auth checks cookie-less requests only on the credential
+//     forms; we check every POST, which costs a same-site client nothing;
+//   - a request with cookies needs an Origin or Referer ('Missing or null Origin');
+//   - a cookie-less cross-site form navigation to the credential forms is 'Invalid request'
+//     (the spec's wording), and a cookie-less credential request that carries fetch metadata
+//     needs an origin too.
+//
+// Server-to-server callers (no cookies, no fetch metadata, no Origin) pass: they act on no
+// browser session.
 func (s *Service) checkOrigin(r *http.Request) *httpx.Error {
 	h := r.Header
-	hasCookies := h.Get("Cookie") != ""
-	site, mode := h.Get("Sec-Fetch-Site"), h.Get("Sec-Fetch-Mode")
-	fetchMetadata := site != "" || mode != "" || h.Get("Sec-Fetch-Dest") != ""
-	if !hasCookies {
-		// Better Auth checks cookie-less requests only on the credential forms (its
-		// formCsrfMiddleware): elsewhere a request without cookies acts on no browser session,
-		// and Node's fetch (the official client on a command line) sends Sec-Fetch-Mode with no Origin.
-		if !strings.HasPrefix(r.URL.Path, BasePath+"/sign-in/") && !strings.HasPrefix(r.URL.Path, BasePath+"/sign-up/") {
-			return nil
-		}
-		if site == "cross-site" && mode == "navigate" {
-			return ErrInvalidRequest
-		}
-		if !fetchMetadata {
-			return nil // server-to-server callers carry neither cookies nor fetch metadata
-		}
-	}
 	origin := h.Get("Origin")
 	if origin == "" {
 		origin = h.Get("Referer")
 	}
+	cookies, site, mode := h.Get("Cookie") != "", h.Get("Sec-Fetch-Site"), h.Get("Sec-Fetch-Mode")
+	if !cookies && credentialForm(r.URL.Path) && site == "cross-site" && mode == "navigate" {
+		return ErrInvalidRequest
+	}
+	if origin != "" && origin != "null" && !s.trustedOrigin(origin) {
+		return ErrInvalidOrigin
+	}
+	if !cookies {
+		if !credentialForm(r.URL.Path) || (site == "" && mode == "" && h.Get("Sec-Fetch-Dest") == "") {
+			return nil // server-to-server callers carry neither cookies nor fetch metadata
+		}
+	}
 	if origin == "" || origin == "null" {
 		return ErrMissingOrigin
 	}
-	if !s.trustedOrigin(origin) {
-		return ErrInvalidOrigin
-	}
 	return nil
+}
+
+// credentialForm reports whether path is a sign-in or sign-up endpoint, where Better Auth
+// checks cookie-less requests too.
+func credentialForm(path string) bool {
+	return strings.HasPrefix(path, BasePath+"/sign-in/") || strings.HasPrefix(path, BasePath+"/sign-up/")
 }
 
 // trustedOrigin reports whether rawURL's origin is BASE_URL's or one of TRUSTED_ORIGINS.
@@ -77,17 +90,23 @@ func (s *Service) trustedOrigin(rawURL string) bool {
 }
 
 // SafeURL reports whether a callback/redirect target is a same-site relative path or an
-// absolute URL on a trusted origin. Protocol-relative ("//evil"), backslash tricks and
-// javascript: URLs are refused.
+// absolute URL on a trusted origin. Protocol-relative ("//evil"), backslash tricks, control
+// characters and javascript: URLs are refused, and so is a path whose percent-decoding holds
+// a separator ("/%2F%2Fevil", "/%5Cevil", "/%2f\\evil"): a router or browser that decodes
+// it once would leave the site, as Better Auth's isSafeRelativeURL reasons.
 func (s *Service) SafeURL(raw string) bool {
 	if raw == "" {
 		return true
 	}
-	if strings.ContainsAny(raw, "\\\r\n\t") || strings.ContainsRune(raw, 0) {
+	if hasControl(raw) || strings.Contains(raw, "\\") {
 		return false
 	}
 	if strings.HasPrefix(raw, "/") {
-		if strings.HasPrefix(raw, "//") {
+		path := raw
+		if i := strings.IndexAny(raw, "?#"); i >= 0 {
+			path = raw[:i]
+		}
+		if strings.HasPrefix(path, "//") || encodedSeparator(path) {
 			return false
 		}
 		u, err := url.Parse(raw)
@@ -98,6 +117,22 @@ func (s *Service) SafeURL(raw string) bool {
 		return false
 	}
 	return s.trustedOrigin(raw)
+}
+
+// encodedSeparator reports whether a path holds a percent-encoded / or \ (any case).
+func encodedSeparator(path string) bool {
+	p := strings.ToLower(path)
+	return strings.Contains(p, "%2f") || strings.Contains(p, "%5c")
+}
+
+// hasControl reports C0 and C1 control characters and DEL, which browsers strip or choke on.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckURLs validates the optional URL Fields of a request, each with its own message.
@@ -124,5 +159,5 @@ func (s *Service) absoluteURL(path string) string {
 }
 
 // RequireTrustedOrigin guards another package's state-changing route with the same origin check
-// as the auth routes (the alert settings' PUT, for one).
+// as the auth routes: the trends API's writes and the theme server functions.
 func (s *Service) RequireTrustedOrigin(next http.Handler) http.Handler { return s.originCheck(next) }

@@ -11,6 +11,10 @@ import (
 // resetPasswordCallback is the mailed link: it checks the token and redirects to the app's
 // page with ?token=, or with ?error=INVALID_TOKEN.
 func (s *Service) resetPasswordCallback(w http.ResponseWriter, r *http.Request) {
+	if err := RequiredQuery(r.URL.Query(), "callbackURL"); err != nil {
+		writeErr(w, r, err)
+		return
+	}
 	token, callbackURL := r.PathValue("token"), r.URL.Query().Get("callbackURL")
 	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
 		writeErr(w, r, ErrInvalidCallbackURL)

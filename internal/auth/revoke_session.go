@@ -27,10 +27,14 @@ func (s *Service) revokeSession(w http.ResponseWriter, r *http.Request) {
 				writeErr(w, r, err)
 				return
 			}
+			if x.Token == l.Session.Token {
+				s.clearSessionCookies(w) // the caller ended its own session: its cookies go too
+			}
 			WriteStatus(w)
 			return
 		}
 	}
-	// Someone else's token, or none: the same answer, so tokens cannot be probed.
-	writeErr(w, r, ErrSessionNotFound)
+	// Someone else's token, or none: the same answer as Better Auth's, so tokens cannot be
+	// probed and nothing is revoked.
+	WriteStatus(w)
 }

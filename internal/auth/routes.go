@@ -1,6 +1,10 @@
 package auth
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
+)
 
 // coreRoutes is the protocol's route table: grep a path, land on its handler. Plugins add
 // theirs with Handle.
@@ -9,6 +13,8 @@ func (s *Service) coreRoutes() {
 	s.Handle("GET /error", s.errorPage)
 	s.Handle("POST /sign-up/email", s.signUpEmail, strict10s)
 	s.Handle("POST /sign-in/email", s.signInEmail, strict10s)
+	s.AcceptForms("/sign-up/email") // a sign-in form that works without JavaScript
+	s.AcceptForms("/sign-in/email")
 	s.Handle("POST /sign-out", s.signOut)
 	s.Handle("GET /get-session", s.getSession, NoLimit)
 	s.Handle("POST /send-verification-email", s.sendVerificationEmail, strict60s)
@@ -41,8 +47,26 @@ func (s *Service) mux() *http.ServeMux {
 		if rt.rule != nil {
 			rule = *rt.rule
 		}
-		mux.Handle(rt.method+" "+BasePath+rt.path, s.limited(rt.path, rule, rt.handler))
+		mux.Handle(rt.method+" "+BasePath+rt.path, s.limited(rt.path, rule, s.declaredTypes(rt.handler)))
 	}
 	mux.HandleFunc(BasePath+"/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, r, ErrNotFound) })
 	return mux
+}
+
+// declaredTypes answers a state-changing request whose body is not of the route's declared
+// media types (JSON, and forms where AcceptForms says so) with 415, before the handler reads it.
+func (s *Service) declaredTypes(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if StateChanging(r.Method) {
+			allowed := httpx.JSONOnly
+			if s.formPaths[r.URL.Path] {
+				allowed = httpx.JSONOrForm
+			}
+			if err := httpx.CheckContentType(r, allowed); err != nil {
+				writeErr(w, r, err)
+				return
+			}
+		}
+		h(w, r)
+	}
 }

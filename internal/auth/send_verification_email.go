@@ -1,7 +1,9 @@
 package auth
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -47,13 +49,30 @@ func (s *Service) sendVerificationEmail(w http.ResponseWriter, r *http.Request) 
 		WriteStatus(w)
 		return
 	}
-	if u, err := s.store.UserByEmail(r.Context(), email); err == nil && !u.EmailVerified {
-		s.sendVerification(r.Context(), u, str(b.CallbackURL))
-	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
-		writeErr(w, r, err)
+	// Anonymous: whether the address has an unverified account is found out in the background,
+	// so the answer takes the same time either way.
+	cb := str(b.CallbackURL)
+	s.later(r.Context(), func(ctx context.Context) { s.mailVerificationTo(ctx, email, cb) })
+	WriteStatus(w)
+}
+
+// mailVerificationTo mails a verification link to the account of email if it has one that is
+// not verified yet. It runs in the background; failures are logged.
+func (s *Service) mailVerificationTo(ctx context.Context, email, callbackURL string) {
+	u, err := s.store.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
 		return
 	}
-	WriteStatus(w)
+	if err != nil {
+		slog.Error("auth: verification mail: user lookup", "error", err)
+		return
+	}
+	if u.EmailVerified {
+		return
+	}
+	if m, ok := s.verificationMail(u, callbackURL); ok {
+		s.deliver(ctx, m)
+	}
 }
 
 func (b *sendVerificationBody) validate() error {

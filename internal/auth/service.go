@@ -29,6 +29,7 @@ type Service struct {
 	cookies cookieNames
 	now     func() time.Time
 	memo    cacheMemo
+	bg      background // mail and account lookups off the request path
 
 	// Registered by the core's own endpoints and by plugins (core.go).
 	plugins          []string
@@ -36,6 +37,7 @@ type Service struct {
 	wrappers         []func(http.Handler) http.Handler
 	tokenSources     []TokenSource
 	originExempt     map[string]bool
+	formPaths        map[string]bool
 	userFields       []FieldsFunc
 	sessionFields    []FieldsFunc
 	userCreatedHooks []func(context.Context, *store.User) error
@@ -43,6 +45,7 @@ type Service struct {
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
 	hiddenSessions   []func(SessionJSON) bool
+	accountInfoHook  AccountInfoFunc
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).

@@ -160,9 +160,25 @@ func SessionFrom(ctx context.Context) (*Current, bool) {
 // may trust the 60 s session-data cookie; anything that changes state reads the session from
 // the database, so a signed-out, revoked or deleted session cannot change anything.
 func (s *Service) RequireSession(next http.Handler) http.Handler {
+	return s.requireSession(next, cacheAllowed)
+}
+
+// RequireStoredSession is RequireSession reading the session from the database for every
+// method: for sensitive reads (a whole dataset exported, the account's email), which a session
+// signed out, revoked or deleted in the last 60 s must not get either.
+func (s *Service) RequireStoredSession(next http.Handler) http.Handler {
+	return s.requireSession(next, func(*http.Request) bool { return false })
+}
+
+// cacheAllowed tells whether a request may be authenticated by the 60 s session-data cookie
+// alone: only reads. Everything that changes state reads the session from the database.
+func cacheAllowed(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
+}
+
+func (s *Service) requireSession(next http.Handler, useCache func(*http.Request) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		useCache := r.Method == http.MethodGet || r.Method == http.MethodHead
-		l, err := s.CurrentSession(w, r, useCache)
+		l, err := s.CurrentSession(w, r, useCache(r))
 		if err != nil {
 			writeErr(w, r, err)
 			return
@@ -177,9 +193,9 @@ func (s *Service) RequireSession(next http.Handler) http.Handler {
 }
 
 // RequireUser is RequireSession for a handler of this package or a plugin: it answers 401 and
-// returns false when there is no session.
+// returns false when there is no session. Like RequireSession, only reads trust the cookie cache.
 func (s *Service) RequireUser(w http.ResponseWriter, r *http.Request) (*Current, bool) {
-	l, err := s.CurrentSession(w, r, true)
+	l, err := s.CurrentSession(w, r, cacheAllowed(r))
 	if err != nil {
 		writeErr(w, r, err)
 		return nil, false
@@ -196,7 +212,7 @@ func (s *Service) UserID(w http.ResponseWriter, r *http.Request) (string, bool) 
 	if c, ok := SessionFrom(r.Context()); ok {
 		return c.User.ID, true
 	}
-	l, err := s.CurrentSession(w, r, true)
+	l, err := s.CurrentSession(w, r, cacheAllowed(r))
 	if err != nil || l == nil {
 		return "", false
 	}

@@ -22,6 +22,9 @@ func (b *signUpBody) validate() error {
 	var f Fields
 	f.Required("name", b.Name)
 	f.Required("email", b.Email)
+	if b.Email != nil && !validEmail(strings.ToLower(*b.Email)) {
+		f = append(f, "[body.email] Invalid email address") // sign-up's body schema checks it (zod's email)
+	}
 	f.Required("password", b.Password)
 	f.MaxLen("name", b.Name, maxNameLen)
 	f.MaxLen("image", b.Image, maxURLLen)
@@ -41,10 +44,6 @@ func (s *Service) signUpEmail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	email := strings.ToLower(*b.Email)
-	if !validEmail(email) {
-		writeErr(w, r, ErrInvalidEmail)
-		return
-	}
 	if err := s.checkPassword(*b.Password); err != nil {
 		writeErr(w, r, err)
 		return

@@ -22,6 +22,12 @@ func (s *Service) unlinkAccount(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
+	// As Better Auth: the last account is refused before it is looked up, so the answer does
+	// not tell which providers the user has.
+	if len(all) == 1 {
+		writeErr(w, r, ErrLastAccount)
+		return
+	}
 	var target string
 	for _, a := range all {
 		if a.ProviderID == *b.ProviderID && (b.AccountID == nil || a.AccountID == *b.AccountID) {
@@ -30,10 +36,6 @@ func (s *Service) unlinkAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	if target == "" {
 		writeErr(w, r, ErrAccountNotFound)
-		return
-	}
-	if len(all) == 1 {
-		writeErr(w, r, ErrLastAccount)
 		return
 	}
 	if err := s.store.DeleteAccount(r.Context(), l.User.ID, target); err != nil {

@@ -54,6 +54,6 @@ func (s *Service) updateUser(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
-	s.setCacheCookie(w, l.Session, userJSON(u), l.DontRemember)
+	s.refreshCookies(w, r, l, userJSON(u))
 	WriteStatus(w)
 }

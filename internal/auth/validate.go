@@ -3,6 +3,7 @@ package auth
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -70,6 +71,15 @@ func Required(name string, v *string) error {
 	var f Fields
 	f.Required(name, v)
 	return f.Err()
+}
+
+// RequiredQuery is a required query parameter's check, worded as zod words it
+// ("[query.token] ..."). An empty value is given, as in Better Auth.
+func RequiredQuery(q url.Values, name string) error {
+	if _, ok := q[name]; !ok {
+		return httpx.BadRequest(fmt.Sprintf("[query.%s] Invalid input: expected string, received undefined", name))
+	}
+	return nil
 }
 
 func (f Fields) Err() error {

@@ -42,28 +42,40 @@ func (s *Service) verificationToken(email, userID string) (string, error) {
 // sendVerification mails a verification link. Failures are logged, never shown: the account
 // exists and the user can ask for another link.
 func (s *Service) sendVerification(ctx context.Context, u *store.User, callbackURL string) {
+	if m, ok := s.verificationMail(u, callbackURL); ok {
+		s.send(ctx, m)
+	}
+}
+
+// verificationMail is the verification mail for u, false when its token cannot be made (logged).
+func (s *Service) verificationMail(u *store.User, callbackURL string) (mail.Message, bool) {
 	token, err := s.verificationToken(u.Email, u.ID)
 	if err != nil {
 		slog.Error("auth: verification token", "error", err)
-		return
+		return mail.Message{}, false
 	}
 	if callbackURL == "" {
 		callbackURL = "/"
 	}
 	link := s.cfg.BaseURL.String() + BasePath + "/verify-email?token=" + url.QueryEscape(token) + "&callbackURL=" + url.QueryEscape(callbackURL)
-	s.send(ctx, mail.Verification(u.Email, u.Name, link))
+	return mail.Verification(u.Email, u.Name, link), true
 }
 
-// send delivers a mail in the background with a deadline so a slow SMTP server never holds a request.
-func (s *Service) send(_ context.Context, m mail.Message) {
+// send delivers a mail in the background (background.go) so a slow SMTP server never holds a
+// request; ctx bounds only the wait for room in the queue.
+func (s *Service) send(ctx context.Context, m mail.Message) {
 	if s.mail == nil {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := s.mail.Send(ctx, m); err != nil {
-			slog.Error("auth: send mail", "template", m.Template, "error", err)
-		}
-	}()
+	s.later(ctx, func(ctx context.Context) { s.deliver(ctx, m) })
+}
+
+// deliver sends m now; a background job calls it. A failure is logged.
+func (s *Service) deliver(ctx context.Context, m mail.Message) {
+	if s.mail == nil {
+		return
+	}
+	if err := s.mail.Send(ctx, m); err != nil {
+		slog.Error("auth: send mail", "template", m.Template, "error", err)
+	}
 }

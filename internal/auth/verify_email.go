@@ -16,6 +16,10 @@ import (
 // callback with ?error=<code>, or answer 401 without one.
 func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if err := RequiredQuery(q, "token"); err != nil {
+		writeErr(w, r, err)
+		return
+	}
 	token, callbackURL := q.Get("token"), q.Get("callbackURL")
 	if !s.SafeURL(callbackURL) || len(callbackURL) > maxURLLen {
 		writeErr(w, r, ErrInvalidCallbackURL)
@@ -111,8 +115,17 @@ func (s *Service) verifyEmailChange(w http.ResponseWriter, r *http.Request, c *v
 		s.send(ctx, mail.Verification(c.UpdateTo, u.Name, link))
 	case "change-email-verification":
 		newEmail, verified := lower(c.UpdateTo), true
-		if _, err := s.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified}); err != nil {
+		updated, err := s.UpdateUser(ctx, u.ID, store.UserUpdate{Email: &newEmail, EmailVerified: &verified})
+		if err != nil {
 			fail(verifyInvalidToken) // the address was taken in the meantime
+			return
+		}
+		// The browser's session, when it is this user's, carries the new address at once.
+		if l, err := s.CurrentSession(w, r, false); err == nil && l != nil && l.User.ID == u.ID {
+			s.refreshCookies(w, r, l, userJSON(updated))
+		}
+		if callbackURL == "" {
+			httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": true, "user": userJSON(updated)})
 			return
 		}
 	default:

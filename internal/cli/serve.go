@@ -14,6 +14,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/app"
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/demo"
@@ -37,7 +38,7 @@ func serve(cfg *config.Config, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: app.Handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := server.HTTPServer(app.Handler, server.DefaultTimeouts)
 	fmt.Fprintf(out, "sellertrends listening on http://%s (%s)\n", ln.Addr(), cfg.AppEnv)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

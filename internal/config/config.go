@@ -111,7 +111,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	}
 	c.AuthChangeEmailEnabled = p.boolean("AUTH_CHANGE_EMAIL_ENABLED", true)
 	c.AuthDeleteUserEnabled = p.boolean("AUTH_DELETE_USER_ENABLED", true)
-	c.AuthRevokeSessionsOnReset = p.boolean("AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET", false)
+	c.AuthRevokeSessionsOnReset = p.boolean("AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET", true)
 	c.TrustedOrigins = p.origins("TRUSTED_ORIGINS")
 	c.AdminEmails = p.list("AUTH_ADMIN_EMAILS", true)
 	c.AdminUserIDs = p.list("AUTH_ADMIN_USER_IDS", false)

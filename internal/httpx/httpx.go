@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -37,7 +39,10 @@ func BadRequest(message string) *Error {
 }
 
 // DecodeJSON reads a JSON object of at most max bytes into dst. Unknown fields are ignored
-// (Better Auth's client may send extras); syntax errors, wrong types and oversized bodies are 400s.
+// (Better Auth's client may send extras); syntax errors, wrong types and oversized bodies are
+// 400s, worded as Better Auth's router (better-call) and zod word them. A form body
+// (application/x-www-form-urlencoded) is read as an object of strings, as better-call reads
+// one; the routes that take forms say so with CheckContentType before the handler runs.
 func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, max int64) error {
 	if max <= 0 {
 		max = DefaultMaxBody
@@ -51,20 +56,104 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, max int64) erro
 		}
 		return BadRequest("Could not read the request body")
 	}
-	if len(strings.TrimSpace(string(data))) == 0 {
-		data = []byte("{}")
-	}
-	if err := json.Unmarshal(data, dst); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field == "" {
-			return BadRequest("Body must be an object")
+	if mediaType(r) == formType {
+		if data, err = formAsJSON(data); err != nil {
+			return BadRequest("[body] Invalid form body")
 		}
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		trimmed = []byte("{}")
+	}
+	if !json.Valid(trimmed) {
+		return errInvalidJSON
+	}
+	if trimmed[0] != '{' {
+		return BadRequest("[body] Invalid input: expected object, received " + jsonKind(trimmed[0]))
+	}
+	if err := json.Unmarshal(trimmed, dst); err != nil {
+		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			return BadRequest(fmt.Sprintf("[body.%s] Invalid input: expected %s, received %s", typeErr.Field, typeErr.Type.Kind(), typeErr.Value))
 		}
-		return BadRequest("Invalid JSON body")
+		return errInvalidJSON
 	}
 	return nil
+}
+
+// errInvalidJSON is better-call's answer to a body that is not JSON.
+var errInvalidJSON = &Error{Status: http.StatusBadRequest, Code: "BAD_REQUEST", Message: "Invalid JSON in request body"}
+
+// jsonKind names a JSON value by its first byte, in zod's words.
+func jsonKind(b byte) string {
+	switch b {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	default:
+		return "number"
+	}
+}
+
+const (
+	jsonType = "application/json"
+	formType = "application/x-www-form-urlencoded"
+)
+
+// JSONOnly and JSONOrForm are the media types state-changing routes declare.
+var (
+	JSONOnly   = []string{jsonType}
+	JSONOrForm = []string{formType, jsonType}
+)
+
+// mediaType is the request's Content-Type without parameters, lower-cased.
+func mediaType(r *http.Request) string {
+	ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+// hasBody reports whether a request carries a body (a known length above zero, or chunked).
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
+}
+
+// CheckContentType refuses a body whose media type is not one of allowed with 415
+// UNSUPPORTED_MEDIA_TYPE, in better-call's words. A request without a body passes.
+func CheckContentType(r *http.Request, allowed []string) *Error {
+	if !hasBody(r) {
+		return nil
+	}
+	mt := mediaType(r)
+	for _, a := range allowed {
+		if mt == a {
+			return nil
+		}
+	}
+	list := strings.Join(allowed, ", ")
+	if mt == "" {
+		return &Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Content-Type is required. Allowed types: " + list}
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+		Message: fmt.Sprintf("Content-Type %q is not allowed. Allowed types: %s", r.Header.Get("Content-Type"), list)}
+}
+
+// formAsJSON turns a urlencoded form into a JSON object of strings (the last value of a
+// repeated name, as FormData.forEach leaves it).
+func formAsJSON(data []byte) ([]byte, error) {
+	form, err := url.ParseQuery(string(data))
+	if err != nil {
+		return nil, err
+	}
+	obj := make(map[string]string, len(form))
+	for k, v := range form {
+		obj[k] = v[len(v)-1]
+	}
+	return json.Marshal(obj)
 }
 
 // WriteJSON writes v with the given status. Responses are never cached by intermediaries.

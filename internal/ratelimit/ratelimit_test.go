@@ -3,6 +3,7 @@ package ratelimit_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,4 +67,76 @@ func TestRedis(t *testing.T) {
 	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer client.Close()
 	exercise(t, ratelimit.NewRedis(client, fmt.Sprintf("test:%d:", time.Now().UnixNano())))
+}
+
+// Many requests at once for one key (one caller hammering a route, on one or several servers)
+// are all counted, with no error: the first inserts the key's row, the others update it.
+func TestDatabaseConcurrentRequestsForOneKey(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		l := ratelimit.NewDatabase(st.DB(), st.Rebind)
+		rule := ratelimit.Rule{Window: time.Minute, Max: 5}
+		key := fmt.Sprintf("127.0.0.1|/sign-in/email|%d", time.Now().UnixNano())
+		const n = 24
+		type result struct {
+			ok  bool
+			err error
+		}
+		results := make(chan result, n)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				ok, _, err := l.Allow(context.Background(), key, rule)
+				results <- result{ok, err}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(results)
+		allowed := 0
+		for r := range results {
+			if r.err != nil {
+				t.Errorf("concurrent request failed: %v", r.err)
+			}
+			if r.ok {
+				allowed++
+			}
+		}
+		if allowed != rule.Max {
+			t.Errorf("%d of %d concurrent requests allowed, want %d", allowed, n, rule.Max)
+		}
+	})
+}
+
+// Rows whose windows have long passed are deleted, so the table does not keep every caller
+// that ever came; recent ones stay.
+func TestDatabaseDeletesOldRows(t *testing.T) {
+	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
+		l := ratelimit.NewDatabase(st.DB(), st.Rebind)
+		now := time.Now()
+		l.SetClock(func() time.Time { return now })
+		rule := ratelimit.Rule{Window: 10 * time.Second, Max: 3}
+		old, recent := fmt.Sprintf("old|%d", now.UnixNano()), fmt.Sprintf("recent|%d", now.UnixNano())
+		l.Allow(context.Background(), old, rule)
+		now = now.Add(2 * time.Hour)
+		l.Allow(context.Background(), recent, rule)
+		now = now.Add(2 * time.Minute) // the next sweep is due
+		l.Allow(context.Background(), recent, rule)
+		rows := func(key string) int {
+			var n int
+			if err := st.DB().QueryRow(st.Rebind(`select count(*) from "rateLimit" where "key" = ?`), key).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if rows(old) != 0 {
+			t.Error("a row two hours past its window is still there")
+		}
+		if rows(recent) != 1 {
+			t.Error("a recent row was deleted")
+		}
+	})
 }

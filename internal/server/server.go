@@ -4,7 +4,6 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -16,7 +15,10 @@ type Deps struct {
 	Trends  http.Handler // /api/trends/... and the other product APIs under /api/
 	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
 	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
-	Health  http.Handler // GET /api/health: the database and the trends store (or its owner)
+	// TrustedOrigin wraps a handler with the auth routes' origin check for state-changing
+	// requests (the theme server functions); nil leaves them unchecked.
+	TrustedOrigin func(http.Handler) http.Handler
+	Health        http.Handler // GET /api/health: the database and the trends store (or its owner)
 }
 
 // New returns the whole application's handler.
@@ -40,20 +42,11 @@ func New(cfg *config.Config, d Deps) http.Handler {
 		mux.Handle("/dev/outbox", d.Outbox)
 		mux.Handle("/dev/outbox.json", d.Outbox)
 	}
-	mux.HandleFunc("/_serverFn/{id}", serverFn)
+	var fn http.Handler = http.HandlerFunc(serverFn)
+	if d.TrustedOrigin != nil {
+		fn = d.TrustedOrigin(fn)
+	}
+	mux.Handle("/_serverFn/{id}", fn)
 	mux.Handle("/", newSPA(cfg))
-	return securityHeaders(mux)
-}
-
-// securityHeaders sets headers every response should carry.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		if !strings.HasPrefix(r.URL.Path, "/api/") {
-			h.Set("X-Frame-Options", "SAMEORIGIN")
-		}
-		next.ServeHTTP(w, r)
-	})
+	return securityHeaders(cfg, mux)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
 // The theme is read and saved through two server-function endpoints, POST /_serverFn/{id} with
@@ -26,6 +28,10 @@ func themeFrom(r *http.Request) string {
 func serverFn(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		http.Error(w, "server functions are called with POST", http.StatusMethodNotAllowed)
+		return
+	}
+	if err := httpx.CheckContentType(r, httpx.JSONOnly); err != nil {
+		httpx.WriteError(w, r, err)
 		return
 	}
 	if !r.URL.Query().Has(serverFnQuery) {

@@ -73,3 +73,11 @@ func (s *Store) ImportJob(ctx context.Context, workspace, id string) (ImportJob,
 	}
 	return jobs[0], nil
 }
+
+// DeleteImportJobs deletes a workspace's job records (the workspace is being deleted).
+func (s *Store) DeleteImportJobs(ctx context.Context, workspace string) error {
+	if _, err := s.exec(ctx, `delete from "importJob" where "workspaceId" = ?`, workspace); err != nil {
+		return fmt.Errorf("import job: delete: %w", err)
+	}
+	return nil
+}

@@ -70,9 +70,9 @@ func (s *Store) sessionAndUserFromDB(ctx context.Context, token string) (*Sessio
 	return &x, &u, nil
 }
 
-// SessionsByUser lists a user's sessions, newest first.
+// SessionsByUser lists a user's sessions, oldest first (the order Better Auth lists them in).
 func (s *Store) SessionsByUser(ctx context.Context, userID string) ([]*Session, error) {
-	rows, err := s.query(ctx, `select `+sessionColumns+` from "session" where "userId" = ? order by "createdAt" desc`, userID)
+	rows, err := s.query(ctx, `select `+sessionColumns+` from "session" where "userId" = ? order by "createdAt", "id"`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("session: by user: %w", err)
 	}

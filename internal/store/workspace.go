@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -21,7 +22,7 @@ type Workspace struct {
 func PersonalWorkspaceID(userID string) string { return "personal-" + userID }
 
 // EnsurePersonalWorkspace creates the user's personal workspace if it does not exist yet
-// (users adopted from a Better Auth database have none).
+// (users adopted from a Better Auth database have none). ErrNotFound: the user is gone.
 func (s *Store) EnsurePersonalWorkspace(ctx context.Context, userID, name string, now time.Time) error {
 	id := PersonalWorkspaceID(userID)
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -33,6 +34,15 @@ func (s *Store) EnsurePersonalWorkspace(ctx context.Context, userID, name string
 	err = tx.QueryRowContext(ctx, s.dialect.rebind(`select count(*) from "workspace" where "id" = ?`), id).Scan(&exists)
 	if err != nil || exists > 0 {
 		return err
+	}
+	// A read answered from a session-data cookie of a deleted account must not bring its
+	// workspace back (SQLite databases without enforced foreign keys would let it).
+	var users int
+	if err := tx.QueryRowContext(ctx, s.dialect.rebind(`select count(*) from "user" where "id" = ?`), userID).Scan(&users); err != nil {
+		return err
+	}
+	if users == 0 {
+		return ErrNotFound
 	}
 	if _, err := tx.ExecContext(ctx, s.dialect.rebind(`insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, 'personal', ?)`), id, name, s.dialect.timeArg(now)); err != nil {
 		return fmt.Errorf("workspace: create: %w", err)
@@ -116,4 +126,38 @@ func (s *Store) AllWorkspaces(ctx context.Context) ([]WorkspaceListing, error) {
 		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// EnsureWorkspace creates a workspace row for an organization's workspace if it has none yet,
+// so its watchlist items have a workspace to belong to. Membership stays in the organization
+// plugin's tables. Call it only before a write: reads must never take the write lock.
+func (s *Store) EnsureWorkspace(ctx context.Context, id, name, kind string, now time.Time) error {
+	var exists int
+	if err := s.queryRow(ctx, `select count(*) from "workspace" where "id" = ?`, id).Scan(&exists); err != nil || exists > 0 {
+		return err
+	}
+	_, err := s.exec(ctx, `insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, ?, ?) on conflict ("id") do nothing`,
+		id, name, kind, s.dialect.timeArg(now))
+	if err != nil {
+		return fmt.Errorf("workspace: create: %w", err)
+	}
+	return nil
+}
+
+// AddWorkspaceMembers adds a select of ("workspaceId", "userId") pairs to the workspace members
+// that alert digests go to (the organization plugin's members: its tables are its own). Call it
+// at start-up, before serving.
+func (s *Store) AddWorkspaceMembers(selectSQL string) {
+	if !slices.Contains(s.memberSources, selectSQL) {
+		s.memberSources = append(s.memberSources, selectSQL)
+	}
+}
+
+// workspaceMembers is a subquery of every (workspaceId, userId) membership.
+func (s *Store) workspaceMembers() string {
+	q := `select "workspaceId", "userId" from "workspaceMember"`
+	for _, src := range s.memberSources {
+		q += " union " + src
+	}
+	return "(" + q + ")"
 }

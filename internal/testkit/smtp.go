@@ -93,6 +93,21 @@ func (in *Inbox) WaitLink(t testing.TB, to, substr string) string {
 	}
 }
 
+// NewestLink waits for a mail to `to` holding a link that contains substr, takes every such
+// mail out of the inbox and returns the link of the last one received.
+func (in *Inbox) NewestLink(t testing.TB, to, substr string) string {
+	t.Helper()
+	link := in.WaitLink(t, to, substr)
+	match := func(m Mail) bool { return strings.Contains(unQP(m.Data), substr) }
+	for {
+		m, ok := in.take(to, match)
+		if !ok {
+			return link
+		}
+		link = m.Link(t, substr)
+	}
+}
+
 func unQP(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "=\r\n", ""), "=3D", "=")
 }

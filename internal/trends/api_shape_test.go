@@ -20,7 +20,10 @@ import (
 // openAPIDoc is the served document, raw and as the validator reads it.
 type openAPIDoc struct {
 	Paths map[string]map[string]struct {
-		Responses map[string]any `json:"responses"`
+		Responses   map[string]any `json:"responses"`
+		RequestBody *struct {
+			Content map[string]any `json:"content"`
+		} `json:"requestBody"`
 	} `json:"paths"`
 	compiler *jsonschema.Compiler
 }
@@ -93,6 +96,13 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	other := app.SignUp(t, "other@example.com", "password123")
 	personal(t, other)
 	anon := app.Client(t)
+	// A member of the owner's organization whose custom role grants nothing on its data.
+	org := orgCreate(t, owner, "Shape")
+	if res := owner.Do("POST", orgAPI+"create-role", map[string]any{"organizationId": org, "role": "outside", "permission": map[string][]string{"team": {"create"}}}); res.Status != 200 {
+		t.Fatalf("create-role: %d %s", res.Status, res.Body)
+	}
+	powerless := app.SignUp(t, "powerless@example.com", "password123")
+	orgJoin(t, owner, powerless, org, "powerless@example.com", "outside")
 	doc := loadOpenAPI(t, app)
 
 	base := "/api/trends/{ws}/datasets/{ds}"
@@ -171,21 +181,35 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	check("POST", "/api/trends/{ws}/imports", testkit.Response{Status: status, Header: jsonHeader, Body: raw})
 
 	// Failures every route shares: no session, someone else's workspace, the read-only demo,
-	// invalid text, and for dataset routes a bad or unknown dataset id.
+	// invalid text, and for dataset routes a bad or unknown dataset id; for writes, a request
+	// from another site and a body of another media type than the route declares. Each request
+	// carries a body of the declared type (an empty form for the upload).
 	for path, ops := range doc.Paths {
-		for m := range ops {
+		for m, op := range ops {
 			method := strings.ToUpper(m)
 			concrete := strings.NewReplacer("{job}", "nope", "{id}", "nope").Replace(fill(path, ws)) + "?term=yoga+mat&phrase=towels"
-			check(method, path, anon.Do(method, concrete, "{}"))
-			check(method, path, owner.Do(method, concrete+"&x=%FF", "{}"))
+			body, ctype := "{}", "application/json"
+			if op.RequestBody != nil && op.RequestBody.Content["multipart/form-data"] != nil {
+				body, ctype = "--x--\r\n", "multipart/form-data; boundary=x"
+			}
+			do := func(c *testkit.Client, url string, header ...string) testkit.Response {
+				return c.Do(method, url, body, append([]string{"Content-Type", ctype}, header...)...)
+			}
+			check(method, path, do(anon, concrete))
+			check(method, path, do(owner, concrete+"&x=%FF"))
 			if strings.Contains(path, "{ws}") {
-				check(method, path, other.Do(method, concrete, "{}"))
+				check(method, path, do(other, concrete))
+				check(method, path, do(powerless, strings.Replace(concrete, ws, org, 1)))
 			}
 			if method != "GET" {
-				check(method, path, other.Do(method, strings.Replace(concrete, ws, "demo", 1), "{}"))
+				check(method, path, do(other, strings.Replace(concrete, ws, "demo", 1)))
+				check(method, path, do(owner, concrete, "Origin", "https://evil.example"))
+			}
+			if op.RequestBody != nil {
+				check(method, path, owner.Do(method, concrete, body, "Content-Type", "text/plain"))
 			}
 			if strings.Contains(path, "{ds}") {
-				check(method, path, owner.Do(method, strings.Replace(concrete, "/datasets/"+ds, "/datasets/abc", 1), "{}"))
+				check(method, path, do(owner, strings.Replace(concrete, "/datasets/"+ds, "/datasets/abc", 1)))
 			}
 		}
 	}

@@ -201,23 +201,28 @@ func TestAccessOnEveryRoute(t *testing.T) {
 		return r.Replace(p) + "?term=yoga+mat&phrase=towels"
 	}
 	for path, ops := range paths {
-		for method := range ops.(map[string]any) {
+		for method, op := range ops.(map[string]any) {
 			m := strings.ToUpper(method)
+			// A body of the route's declared type (415 answers any other, before access checks).
+			body, ctype := "{}", "application/json"
+			if rb, _ := op.(map[string]any)["requestBody"].(map[string]any); rb != nil && rb["content"].(map[string]any)["multipart/form-data"] != nil {
+				body, ctype = "--x--\r\n", "multipart/form-data; boundary=x"
+			}
 			if path == "/api/workspaces" || path == "/api/alerts/settings" { // the caller's own, no workspace
 				if res := app.Client(t).Do(m, path, nil); res.Status != 401 {
 					t.Errorf("anonymous %s %s: %d", m, path, res.Status)
 				}
 				continue
 			}
-			if res := app.Client(t).Do(m, fill(path, ws), "{}"); res.Status != 401 {
+			if res := app.Client(t).Do(m, fill(path, ws), body, "Content-Type", ctype); res.Status != 401 {
 				t.Errorf("anonymous %s %s: %d", m, path, res.Status)
 			}
-			if res := other.Do(m, fill(path, ws), "{}"); res.Status != 404 {
+			if res := other.Do(m, fill(path, ws), body, "Content-Type", ctype); res.Status != 404 {
 				t.Errorf("other user %s %s: %d %s", m, path, res.Status, res.Body)
 			}
 			// On the demo, the watchlist routes write the caller's own list (watchlist_test.go).
 			if m != "GET" && !strings.HasPrefix(path, "/api/workspaces/{ws}/watchlist") {
-				if res := other.Do(m, fill(path, "demo"), "{}"); res.Status != 403 {
+				if res := other.Do(m, fill(path, "demo"), body, "Content-Type", ctype); res.Status != 403 {
 					t.Errorf("demo write %s %s: %d", m, path, res.Status)
 				}
 			}

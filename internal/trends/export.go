@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -16,7 +17,8 @@ import (
 // are out, the status is gone, so the connection is aborted: the client sees a failed download,
 // never a file that looks complete or ends in an error line a spreadsheet would load as data.
 func writeCSV(w http.ResponseWriter, r *http.Request, filename string, header []string, produce func(emit func([]string) error) error) {
-	out := &sentWriter{w: w, begin: func() {
+	// Every row may take longer than the server's write timeout: progress keeps it going.
+	out := &sentWriter{w: httpx.KeepWriting(w, httpx.LongStream), begin: func() {
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 		w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
 	}}
@@ -41,7 +43,7 @@ func writeCSV(w http.ResponseWriter, r *http.Request, filename string, header []
 
 // sentWriter notes whether any byte reached the client, setting the headers just before.
 type sentWriter struct {
-	w     http.ResponseWriter
+	w     io.Writer
 	begin func()
 	sent  bool
 }

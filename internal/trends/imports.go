@@ -24,7 +24,7 @@ const maxFilesPerUpload = 50
 // upload streams each file of a multipart form to a temporary file (never whole in memory),
 // then queues one import job per file. Form fields: files (repeated), marketplace, period, lenient.
 func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, importData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -35,7 +35,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		s.refuseFull(w, r)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes)
+	// A large upload may take longer than the server's read timeout: progress keeps it going.
+	r.Body = http.MaxBytesReader(w, httpx.KeepReading(w, r.Body, httpx.LongStream), s.cfg.MaxUploadBytes)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		httpx.WriteError(w, r, httpx.BadRequest("body: expected multipart/form-data with one or more files"))
@@ -192,7 +193,7 @@ func uploadOptions(fields map[string]string) (report.Options, error) {
 }
 
 func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -206,7 +207,7 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -233,7 +234,7 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 // checks its context between rows and DuckDB interrupts its statements); a finished job is left
 // as it is.
 func (s *Service) cancelJob(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, importData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -251,7 +252,7 @@ func (s *Service) cancelJob(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, deleteData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -44,9 +44,10 @@ type Job struct {
 	Value     string    `json:"value,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 
-	finished chan struct{} // closed when the job is done or failed
-	changed  chan struct{} // a non-blocking nudge on every change (the socket hand-over follows it)
-	cancel   context.CancelFunc
+	finished chan struct{}      // closed when the job is done or failed
+	changed  chan struct{}      // a non-blocking nudge on every change (the socket hand-over follows it)
+	cancel   context.CancelFunc // set while running
+	dropped  bool               // the workspace was deleted (dropWorkspace): never recorded again
 	path     string
 	keep     bool // path is the caller's own file (cli), never removed
 	sha256   string
@@ -382,7 +383,7 @@ func (j *Jobs) run(job *Job) {
 		if j.afterImport != nil {
 			j.afterImport(job.Workspace, job.Results)
 		}
-	case j.ctx.Err() != nil && job.Source == SourceUpload:
+	case j.ctx.Err() != nil && job.Source == SourceUpload && !j.isDropped(job):
 		j.update(job, func(x *Job) {
 			x.State, x.Rows, x.BytesRead, x.Results, x.Skipped, x.SkipCount = "queued", 0, 0, nil, nil, 0
 		})
@@ -489,6 +490,51 @@ func (j *Jobs) prune() {
 	for _, job := range finished[:len(finished)-keepFinished] {
 		delete(j.live, job.ID)
 	}
+}
+
+// dropWorkspace forgets a deleted workspace's jobs: queued ones never start (their files are
+// removed), a running one is cancelled and waited for, so nothing is imported into the
+// workspace after its data is deleted; then their records are deleted.
+func (j *Jobs) dropWorkspace(ctx context.Context, workspace string) error {
+	var waits []*Job // running: wait for the end
+	j.mu.Lock()
+	for id, job := range j.live {
+		if job.Workspace != workspace {
+			continue
+		}
+		delete(j.live, id)
+		job.dropped = true
+		switch {
+		case job.State == "queued" && j.unqueue(job):
+			if !job.keep {
+				os.Remove(job.path)
+			}
+			close(job.finished)
+		case job.State == "running":
+			if job.cancel != nil {
+				job.cancel()
+			}
+			waits = append(waits, job)
+		}
+	}
+	j.mu.Unlock()
+	for _, job := range waits {
+		select {
+		case <-job.finished:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if j.st == nil {
+		return nil
+	}
+	return j.st.DeleteImportJobs(ctx, workspace)
+}
+
+func (j *Jobs) isDropped(job *Job) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return job.dropped
 }
 
 // errImportServer is what a seller reads when an import fails for a reason that is not the file's.

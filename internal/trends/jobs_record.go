@@ -36,6 +36,9 @@ func (j *Jobs) save(ctx context.Context, job *Job) error {
 	j.mu.Lock()
 	snap := *job
 	j.mu.Unlock()
+	if snap.dropped { // its workspace was deleted, its records with it
+		return nil
+	}
 	detail, err := json.Marshal(snap)
 	if err != nil {
 		return err

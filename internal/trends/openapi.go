@@ -15,10 +15,11 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 var statusText = map[int]string{
 	http.StatusBadRequest:            "A parameter is invalid; the message names it",
 	http.StatusUnauthorized:          "No session",
-	http.StatusForbidden:             "The demo workspace is read-only, or the plan's limit is reached",
+	http.StatusForbidden:             "The demo workspace is read-only, the plan's limit is reached, or a write came from an untrusted origin",
 	http.StatusNotFound:              "No such workspace, dataset or item (or not yours)",
 	http.StatusConflict:              "Already there",
 	http.StatusRequestEntityTooLarge: "The upload is larger than MAX_UPLOAD_BYTES",
+	http.StatusUnsupportedMediaType:  "The body is not of the route's declared media type",
 }
 
 // openAPIDocument describes every route of the route table, with its answers' bodies and
@@ -32,7 +33,7 @@ func (s *Service) openAPIDocument() map[string]any {
 			"summary":     r.Summary,
 			"operationId": operationID(r.Method, r.Path),
 			"security":    []map[string][]string{{"session": {}}},
-			"responses":   responses(g, r.Answer),
+			"responses":   responses(g, r.Answer, r.errors()),
 		}
 		var ps []map[string]any
 		for _, p := range r.Params {
@@ -62,7 +63,7 @@ func (s *Service) openAPIDocument() map[string]any {
 	}
 }
 
-func responses(g *schemas, a answer) map[string]any {
+func responses(g *schemas, a answer, errors []int) map[string]any {
 	out := map[string]any{}
 	success := map[string]any{"description": http.StatusText(a.Status)}
 	switch a.Body.(type) {
@@ -73,7 +74,7 @@ func responses(g *schemas, a answer) map[string]any {
 		success["content"] = map[string]any{"application/json": map[string]any{"schema": g.of(reflect.TypeOf(a.Body))}}
 	}
 	out[strconv.Itoa(a.Status)] = success
-	for _, code := range a.Errors {
+	for _, code := range errors {
 		out[strconv.Itoa(code)] = map[string]any{"description": statusText[code],
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
 	}

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/httpx"
+
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -26,13 +29,60 @@ type answer struct {
 }
 
 // Error statuses: 400 a parameter (the message names it), 401 no session, 403 the demo is
-// read-only (or a plan limit), 404 not yours or not there, 409 already there, 413 too large.
+// read-only, a plan limit, or the caller's role in an organization does not grant it, 404 not
+// yours or not there, 409 already there, 413 too large; route.errors adds the 403 and 415 of
+// the shared write checks.
 var (
 	eList  = []int{400, 401}
-	eRead  = []int{400, 401, 404}
+	eRead  = []int{400, 401, 403, 404}
 	eWrite = []int{400, 401, 403, 404}
-	eWatch = []int{400, 401, 404} // the demo's watchlist is the caller's own: no read-only refusal
+	eWatch = []int{400, 401, 403, 404} // the demo's watchlist is the caller's own: no read-only refusal, but roles apply
 )
+
+// errors are the route's error statuses as documented: a state-changing route also answers
+// 403 to a request from an untrusted origin, and one with a body 415 to a body of another
+// media type than it declares (guard).
+func (r route) errors() []int {
+	out := slices.Clone(r.Answer.Errors)
+	if auth.StateChanging(r.Method) && !slices.Contains(out, http.StatusForbidden) {
+		out = append(out, http.StatusForbidden)
+	}
+	if r.Answer.Request != nil {
+		out = append(out, http.StatusUnsupportedMediaType)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mediaTypes are the body types a route declares.
+func (r route) mediaTypes() []string {
+	if _, form := r.Answer.Request.(uploadForm); form {
+		return []string{"multipart/form-data"}
+	}
+	return httpx.JSONOnly
+}
+
+// handler is the route's handler behind the checks every route shares: for a state-changing
+// route the origin check of the auth routes first (a cookie-authenticated write from another
+// site is refused), then the text of the parameters, then the declared media type of the body.
+func (s *Service) handler(r route) http.Handler {
+	var h http.Handler = r.handler
+	if r.Answer.Request != nil {
+		types := r.mediaTypes()
+		h = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if err := httpx.CheckContentType(req, types); err != nil {
+				httpx.WriteError(w, req, err)
+				return
+			}
+			r.handler(w, req)
+		})
+	}
+	h = validText(r.Path, h)
+	if auth.StateChanging(r.Method) {
+		h = s.auth.RequireTrustedOrigin(h)
+	}
+	return h
+}
 
 func ok(body any, errors []int) answer {
 	return answer{Status: http.StatusOK, Body: body, Errors: errors}
@@ -102,7 +152,7 @@ func (s *Service) routes() []route {
 		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
 		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
 		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings, ok(alertSettingsJSON{}, []int{400, 401})},
-		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500); origin-checked", nil, s.auth.RequireTrustedOrigin(http.HandlerFunc(s.putAlertSettings)).ServeHTTP,
-			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401, 403}}},
+		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500)", nil, s.putAlertSettings,
+			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401}}},
 	}
 }

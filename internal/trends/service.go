@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
@@ -35,6 +36,7 @@ type Service struct {
 	jobs   *Jobs
 	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
 	plans  PlanFunc
+	orgs   *organization.Plugin // organizations as shared workspaces; their access check
 	now    func() time.Time
 	// Demo is the demo workspace's first generation; the server's start fills it in.
 	Demo *DemoProgress
@@ -75,6 +77,10 @@ func PauseAt(step string) func(string) {
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
 func (s *Service) SetPlans(f PlanFunc) { s.plans = f }
 
+// UseOrganizations makes organizations workspaces of their members, each member's access
+// decided by the organization plugin's permission code. Call it before serving.
+func (s *Service) UseOrganizations(p *organization.Plugin) { s.orgs = p }
+
 // UseAlerts sends alert digests through n after every import and serves the alert settings
 // and unsubscribe routes with it. Call it before the first upload.
 func (s *Service) UseAlerts(n *alerts.Notifier) {
@@ -89,7 +95,7 @@ func (s *Service) Close() error { s.jobs.Close(); return nil }
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, r := range s.routes() {
-		mux.Handle(r.Method+" "+r.Path, validText(r.Path, r.handler))
+		mux.Handle(r.Method+" "+r.Path, s.handler(r))
 	}
 	mux.HandleFunc("GET /api/openapi.json", s.openAPI)
 	// The unsubscribe link of the alert digests is a page, not an API route: outside the table
@@ -104,12 +110,23 @@ func (s *Service) Handler() http.Handler {
 // unsubscribe page (its link is signed) are public, and unknown paths answer 404 whether or
 // not the caller is signed in.
 func (s *Service) sessionExceptOpenAPI(mux *http.ServeMux) http.Handler {
-	protected := s.auth.RequireSession(mux)
+	protected, stored := s.auth.RequireSession(mux), s.auth.RequireStoredSession(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/" {
+		_, pattern := mux.Handler(r)
+		switch {
+		case r.URL.Path == "/api/openapi.json" || r.URL.Path == alerts.UnsubscribePath || pattern == "/api/":
 			mux.ServeHTTP(w, r)
-			return
+		case sensitiveReads[pattern]:
+			stored.ServeHTTP(w, r)
+		default:
+			protected.ServeHTTP(w, r)
 		}
-		protected.ServeHTTP(w, r)
 	})
+}
+
+// sensitiveReads are the reads that never trust the 60 s session-data cookie alone (writes
+// never do): the export of a whole dataset and the account's alert settings with its email.
+var sensitiveReads = map[string]bool{
+	"GET /api/trends/{ws}/datasets/{ds}/terms.csv": true,
+	"GET /api/alerts/settings":                     true,
 }

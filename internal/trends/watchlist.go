@@ -26,7 +26,11 @@ type watchItemJSON struct {
 // come from. On the demo workspace the list is the caller's own personal one (the demo's data is
 // read-only, but anyone may try watching on it); elsewhere both are the workspace named.
 func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *caller, err error) {
-	c, err = s.access(r, write && r.PathValue("ws") != DemoWorkspace)
+	n := readWatch
+	if write && r.PathValue("ws") != DemoWorkspace {
+		n = writeWatch
+	}
+	c, err = s.access(r, n)
 	if err != nil {
 		return "", nil, err
 	}
@@ -34,7 +38,7 @@ func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *call
 		return c.workspace, c, nil
 	}
 	cur, _ := auth.SessionFrom(r.Context())
-	if err := s.store.EnsurePersonalWorkspace(r.Context(), cur.User.ID, cur.User.Name, s.now()); err != nil {
+	if err := s.ensurePersonal(r.Context(), cur); err != nil {
 		return "", nil, err
 	}
 	return store.PersonalWorkspaceID(cur.User.ID), c, nil

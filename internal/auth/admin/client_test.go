@@ -11,16 +11,16 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
+	"github.com/sellertrends/sellertrends/internal/testkit/authcompare"
 )
 
 // The official better-auth client, with adminClient and deviceAuthorizationClient, manages a
 // user and approves a device against the Go server.
 func TestOfficialAdminAndDeviceClients(t *testing.T) {
-	modules, _ := filepath.Abs("../../../web/node_modules")
 	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
 		w := newWorld(t, st, map[string]string{"AUTH_DEVICE_INTERVAL": "1s"})
 		script, _ := filepath.Abs("testdata/client.mjs")
-		cmd := exec.CommandContext(t.Context(), "node", copyInto(t, script, filepath.Dir(modules)), w.app.URL, w.adminMail, pw)
+		cmd := exec.CommandContext(t.Context(), "node", authcompare.Script(t, script), w.app.URL, w.adminMail, pw)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -23,7 +22,6 @@ func (p *Plugin) listUserSessions(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
-	slices.Reverse(all) // the store lists newest first
 	out := make([]auth.SessionJSON, 0, len(all))
 	for _, x := range all {
 		if !x.ExpiresAt.After(p.s.Now()) {

@@ -66,6 +66,8 @@ func (p *Plugin) Register(s *auth.Service) error {
 	}
 	s.Handle("POST /device/code", p.code)
 	s.Handle("POST /device/token", p.token)
+	s.AcceptForms("/device/code") // RFC 8628 clients post forms
+	s.AcceptForms("/device/token")
 	s.Handle("GET /device", p.verify, ratelimit.Rule{Window: p.ExpiresIn, Max: 5})
 	s.Handle("POST /device/approve", p.approve)
 	s.Handle("POST /device/deny", p.deny)

@@ -60,7 +60,7 @@ out('unlink-last-account', { code: r.error?.code })
 r = await client.changeEmail({ newEmail: 'compat-new-' + email, callbackURL: '/dashboard' })
 out('change-email', { error: r.error, status: r.data?.status })
 r = await client.revokeSession({ token: 'not-mine' })
-out('revoke-foreign-session', { status: r.error?.status })
+out('revoke-foreign-session', { error: r.error, status: r.data?.status }) // answered like Better Auth: nothing revoked, status true
 r = await client.deleteUser({ password: 'password456' })
 out('delete-user', { error: r.error, message: r.data?.message })
 r = await client.getSession()

@@ -181,6 +181,16 @@ func (w *Warehouse) backgroundRun(ds int) (again bool) {
 	w.bgMu.Lock()
 	w.runs[ds] = cancel
 	w.bgMu.Unlock()
+	// A dataset deleted meanwhile (DeleteWorkspace) must not get its side tables back.
+	if !w.datasetExists(ctx, ds) {
+		w.bgMu.Lock()
+		defer w.bgMu.Unlock()
+		delete(w.runs, ds)
+		delete(w.running, ds)
+		delete(w.dirty, ds)
+		delete(w.behind, ds)
+		return false
+	}
 	// First the ASIN index, which the next import looks products up in: it only reads the
 	// store and takes a fraction of a second once built.
 	if err := w.refreshASINIndex(ctx); err != nil && ctx.Err() == nil {
