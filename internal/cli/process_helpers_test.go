@@ -157,7 +157,8 @@ func serverProc(t *testing.T, dataDir string, env ...string) (*proc, *testkit.Ap
 		}
 	}
 	port := freePort(t)
-	p := startProc(t, dataDir, append(env, fmt.Sprintf("PORT=%d", port)), "serve")
+	// BASE_URL is the address the test's client uses, so the origin checks accept its writes.
+	p := startProc(t, dataDir, append(env, fmt.Sprintf("PORT=%d", port), fmt.Sprintf("BASE_URL=http://127.0.0.1:%d", port)), "serve")
 	p.waitFor(t, "listening on")
 	return p, &testkit.App{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
 }
