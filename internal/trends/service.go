@@ -47,6 +47,7 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil },
 		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
 	s.jobs = NewJobs(JobsConfig{Warehouse: wh, Store: st, DataDir: cfg.DataDir, PerUser: cfg.ImportQueuePerUser})
+	s.jobs.newDataset = s.allowDataset
 	// Jobs a stopped or killed server left are resumed or failed before any new one is queued.
 	if err := s.jobs.Recover(context.Background(), s.uploadsDir()); err != nil {
 		slog.Error("import jobs: recovering those left unfinished", "error", err)
@@ -72,6 +73,18 @@ func PauseAt(step string) func(string) {
 		fmt.Fprintf(os.Stderr, "DEBUG_IMPORT_PAUSE_AT: import paused at step %s\n", at)
 		select {}
 	}
+}
+
+// allowDataset checks one more dataset against the workspace's plan.
+func (s *Service) allowDataset(ctx context.Context, workspace string, have int) error {
+	if workspace == DemoWorkspace {
+		return nil
+	}
+	p, err := s.plans(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	return p.Allow(plan.Datasets, have, 1)
 }
 
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
