@@ -24,7 +24,7 @@ if (idp) {
   const real = globalThis.fetch
   globalThis.fetch = (input, init) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    const to = routes[href.split('?')[0]]
+    const to = routes[decodeURIComponent(href.split('?')[0])] // better-fetch sends @me as %40me
     if (!to) return real(input, init)
     const url = idp + to
     return input instanceof Request ? real(new Request(url, input), init) : real(url, init)
