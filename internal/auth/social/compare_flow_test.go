@@ -18,7 +18,10 @@ import (
 // names the code, and the user endpoints answer that person.
 func flowIDP(t *testing.T) *httptest.Server {
 	people := map[string]map[string]map[string]any{
-		"github": {"octo": {"id": 1001, "login": "octo", "name": "Octo Cat", "email": nil, "avatar_url": "https://avatars.example/octo.png"}},
+		"github": {
+			"octo": {"id": 1001, "login": "octo", "name": "Octo Cat", "email": nil, "avatar_url": "https://avatars.example/octo.png"},
+			"gina": {"id": 1009, "login": "gina", "name": nil, "email": "gina@example.com", "avatar_url": "https://avatars.example/gina.png"},
+		},
 		"discord": {"octo": {"id": "2002", "username": "octo", "global_name": "Octo", "email": "octo@example.com", "verified": true,
 			"avatar": "a1b2", "discriminator": "0"}},
 		"google": {
@@ -65,8 +68,9 @@ func flowIDP(t *testing.T) *httptest.Server {
 }
 
 // Both servers complete the code flow against the same stand-in: new users, a returning user,
-// an account linked by a verified email and one refused for an unverified email; the sessions,
-// users and accounts they end up with are compared.
+// an account linked by a verified email and one refused for an unverified email, link-social
+// with the same email and refused with another, a forged code; the sessions, users and
+// accounts they end up with are compared.
 func TestCompareSocialCodeFlow(t *testing.T) {
 	d := flowIDP(t)
 	script, _ := filepath.Abs("testdata/betterauth.mjs")
@@ -79,6 +83,12 @@ func TestCompareSocialCodeFlow(t *testing.T) {
 	authcompare.Run(t, ref, authcompare.Ours(app), flowSteps(), compareOptions())
 }
 
+// acceptEmailCode: spec §8 names the link refusal email_doesn't_match; Better Auth 1.7.25 sends
+// email_does_not_match.
+const acceptEmailCode = "spec §8: a link-social callback with another email is email_doesn't_match; Better Auth 1.7.25 says email_does_not_match"
+
+func withAccept(s step, why string) step { s.Accept = why; return s }
+
 func flowSteps() []authcompare.Step {
 	api := func(p string) string { return "/api/auth" + p }
 	cbs := obj{"callbackURL": "/dashboard", "newUserCallbackURL": "/welcome", "errorCallbackURL": "/sign-in"}
@@ -88,6 +98,11 @@ func flowSteps() []authcompare.Step {
 			body[k] = v
 		}
 		return step{Name: client + " starts " + provider, Client: client, Method: "POST", Path: api("/sign-in/social"), Body: body, Save: map[string]string{save: "url?state"},
+			Accept: "our providers point at the stand-in here; TestCompareSocialRefusals compares the real authorization URLs"}
+	}
+	link := func(client, provider, save string) step {
+		return step{Name: client + " links " + provider, Client: client, Method: "POST", Path: api("/link-social"),
+			Body: obj{"provider": provider, "callbackURL": "/settings", "errorCallbackURL": "/settings"}, Save: map[string]string{save: "url?state"},
 			Accept: "our providers point at the stand-in here; TestCompareSocialRefusals compares the real authorization URLs"}
 	}
 	back := func(client, provider, code, state string) step {
@@ -113,6 +128,10 @@ func flowSteps() []authcompare.Step {
 		start("gina", "google", "s4"), back("gina", "google", "gina", "s4"), signedIn("gina"), accounts("gina"),
 		start("unver", "google", "s5"), back("unver", "google", "octo-unver", "s5"),
 		{Name: "unver has no session", Client: "unver", Method: "GET", Path: api("/get-session?disableCookieCache=true")},
+		// gina links github (same email), not discord (octo's email)
+		link("gina", "github", "s7"), back("gina", "github", "gina", "s7"),
+		link("gina", "discord", "s8"), withAccept(back("gina", "discord", "octo", "s8"), acceptEmailCode),
+		accounts("gina"), signedIn("gina"),
 		// a code the provider refuses
 		start("bad", "github", "s6"), back("bad", "github", "forged", "s6"),
 		accounts("octo"),
