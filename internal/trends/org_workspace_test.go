@@ -1,6 +1,7 @@
 package trends_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"sort"
@@ -128,15 +129,20 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 		routes := workspaceRoutes(t, app)
 		for _, r := range routes {
 			path := fill(r, a, ds, job, itemID)
+			// Each request is well formed, so only access decides: uploads are multipart forms.
+			var header []string
+			if r.method == "POST" && strings.HasSuffix(r.path, "/imports") {
+				header = []string{"Content-Type", "multipart/form-data; boundary=x"}
+			}
 			// The outsider (owner of B) and a stranger to both reach nothing of A: 404, as if absent.
-			if res := outsider.Do(r.method, path, map[string]string{"kind": "term", "value": "x"}); res.Status != 404 {
+			if res := outsider.Do(r.method, path, map[string]string{"kind": "term", "value": "x"}, header...); res.Status != 404 {
 				t.Errorf("outsider %s %s: %d %s", r.method, path, res.Status, res.Body)
 			}
 			// And A's member reaches nothing of B.
-			if res := member.Do(r.method, fill(r, b, bds, job, itemID), map[string]string{"kind": "term", "value": "x"}); res.Status != 404 {
+			if res := member.Do(r.method, fill(r, b, bds, job, itemID), map[string]string{"kind": "term", "value": "x"}, header...); res.Status != 404 {
 				t.Errorf("member of A on B: %s %s: %d %s", r.method, path, res.Status, res.Body)
 			}
-			res := member.Do(r.method, path, map[string]string{"kind": "term", "value": "y"})
+			res := member.Do(r.method, path, map[string]string{"kind": "term", "value": "y"}, header...)
 			if isWrite(r.method) {
 				if res.Status != 403 || res.JSON(t)["code"] != "FORBIDDEN" {
 					t.Errorf("member %s %s: %d %s, want 403", r.method, path, res.Status, res.Body)
@@ -183,6 +189,9 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 		var n int
 		if err := st.DB().QueryRow(st.Rebind(`select count(*) from "workspace" where "id" = ?`), a).Scan(&n); err != nil || n != 0 {
 			t.Errorf("workspace row after deletion: %d %v", n, err)
+		}
+		if left, err := app.Warehouse.Datasets(context.Background(), a); err != nil || len(left) != 0 {
+			t.Errorf("datasets of the deleted organization: %v %v", left, err)
 		}
 	})
 }
