@@ -42,7 +42,8 @@ type App struct {
 	Warehouse *warehouse.Warehouse
 	// Demo reports the demo workspace's first generation to the API (cli runs it).
 	Demo    *trends.DemoProgress
-	Alerts  *alerts.Notifier // alert digests; the server starts its weekly scheduler
+	Alerts  *alerts.Notifier     // alert digests; the server starts its weekly scheduler
+	orgs    *organization.Plugin // organizations: the trends API's and billing's access check
 	closers []func() error
 }
 
@@ -93,16 +94,23 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return a.Auth.Close(ctx)
 	})
 	a.Billing = billing.New(cfg.Billing)
-	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
+	a.orgs = organization.New()
+	if err := a.Auth.Use(plugins(cfg, a.Billing, a.orgs)...); err != nil {
 		return nil, err
 	}
+	// Organizations are shared workspaces: their seats are the plan's, billing asks their roles,
+	// and deleting one deletes its workspace (its watchlist; with a local trends store also its
+	// datasets and imports, set in openTrends).
+	a.orgs.SetPlans(a.Billing.PlanOf)
+	a.Billing.UseOrganizations(a.orgs)
+	a.orgs.OnDeleted(func(ctx context.Context, id string) error { return st.DeleteWorkspace(ctx, id) })
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
 	deps.Auth = a.Auth.Handler()
 	deps.TrustedOrigin = a.Auth.RequireTrustedOrigin
 	if cfg.TrendsOwnerURL != "" {
-		a.forwardTrends(cfg, st, &deps)
+		a.forwardTrends(cfg, st, opts.Secret, &deps)
 	} else if err := a.openTrends(ctx, cfg, st, sender, opts.Secret, &deps); err != nil {
 		return nil, err
 	}
@@ -130,13 +138,15 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	trendsSvc.SetPlans(a.Billing.PlanOf)
+	trendsSvc.UseOrganizations(a.orgs)
+	a.orgs.OnDeleted(trendsSvc.DeleteWorkspaceData)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
 	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
-	deps.Trends = trendsSvc.Handler()
-	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
+	deps.Trends = withDeletions(trendsSvc.Handler(), []byte(secret), trendsSvc.DeleteUserData)
+	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
 	deps.Health = health(st, func(context.Context) any { return map[string]string{"mode": "local"} })
 	return nil
 }
@@ -144,12 +154,21 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 // forwardTrends passes the trends API (and the billing page's usage, which counts datasets) on
 // to the server that owns the trends store: this one opens no DuckDB, runs no import worker
 // and sends no alert digests.
-func (a *App) forwardTrends(cfg *config.Config, st *store.Store, deps *server.Deps) {
+func (a *App) forwardTrends(cfg *config.Config, st *store.Store, secret string, deps *server.Deps) {
 	owner, _ := url.Parse(cfg.TrendsOwnerURL) // config checked it
-	proxy := forward.New(owner)
+	proxy := forward.New(owner, []byte(secret))
+	a.Auth.OnUserDeleted(proxy.DeleteUserData)
 	deps.Trends = proxy
 	deps.Billing = proxy
 	deps.Health = health(st, func(ctx context.Context) any { return proxy.Check(ctx) })
+}
+
+// withDeletions adds the owner's side of account deletions sent by forwarding servers.
+func withDeletions(api http.Handler, secret []byte, del func(context.Context, string) error) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("POST "+forward.DeletePath, forward.DeleteHandler(secret, del))
+	mux.Handle("/", api)
+	return mux
 }
 
 // health answers /api/health: 200 when the shared database answers (a forwarding server stays
@@ -170,7 +189,7 @@ func health(st *store.Store, trendsState func(context.Context) any) http.Handler
 }
 
 // usage counts what a workspace uses of its plan, for the billing page.
-func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
+func usage(st *store.Store, wh *warehouse.Warehouse, orgs *organization.Plugin) billing.UsageFunc {
 	return func(ctx context.Context, ws string) (billing.Usage, error) {
 		var u billing.Usage
 		ds, err := wh.Datasets(ctx, ws)
@@ -181,15 +200,20 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 		if err != nil {
 			return u, err
 		}
+		// A personal workspace's seats are its members; an organization's also count its
+		// pending invitations (they hold a seat until answered).
 		members, err := st.MemberCount(ctx, ws)
+		if err == nil && members == 0 {
+			members, err = orgs.SeatsUsed(ctx, ws)
+		}
 		u.Datasets, u.WatchlistItems, u.Seats = len(ds), len(items), members
 		return u, err
 	}
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(cfg *config.Config, b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, organization.New(), b}
+func plugins(cfg *config.Config, b *billing.Billing, orgs *organization.Plugin) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, orgs, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -169,6 +169,34 @@ func TestUploadThroughEitherServerIsSeenThroughBoth(t *testing.T) {
 	if status, body = b.json(owner, "GET", "/api/health", nil); status != 200 || body["trends"].(map[string]any)["mode"] != "local" {
 		t.Fatalf("owner health: %d %v", status, body)
 	}
+
+	// Deleting the account through the forwarder deletes its datasets in the owner's store.
+	if status, body = b.json(fwd, "POST", "/api/auth/delete-user", map[string]any{"password": "long-enough-password"}); status != 200 {
+		t.Fatalf("delete-user through the forwarder: %d %v", status, body)
+	}
+	if left, err := owner.app.Warehouse.Datasets(context.Background(), ws); err != nil || len(left) != 0 {
+		t.Fatalf("the owner still holds the deleted account's datasets: %v %v", left, err)
+	}
+}
+
+// The owner takes deletions only with a valid, recent signature.
+func TestOwnerRefusesUnsignedDeletions(t *testing.T) {
+	owner, _ := deployment(t)
+	b := browser{t: t, http: &http.Client{}}
+	for name, header := range map[string]string{"unsigned": "", "forged": strings.Repeat("ab", 32)} {
+		req, _ := http.NewRequest("POST", owner.base+"/api/internal/delete-user-data", strings.NewReader(`{"userId":"u1","timestamp":1}`))
+		if header != "" {
+			req.Header.Set("X-Sellertrends-Signature", header)
+		}
+		res, err := b.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("%s deletion: %d, want 403", name, res.StatusCode)
+		}
+	}
 }
 
 // upload posts one sample week through n and waits for its job through n.

@@ -115,6 +115,13 @@ func (s *Service) OnUserDeleted(h func(ctx context.Context, userID string) error
 	s.userDeletedHooks = append(s.userDeletedHooks, h)
 }
 
+// AccountInfoFunc answers the provider's live user info for one of the caller's accounts (the
+// social plugin: it knows the providers). Its error is written as it is.
+type AccountInfoFunc func(ctx context.Context, a *store.Account) (map[string]any, error)
+
+// SetAccountInfo lets a plugin answer /account-info for accounts that are not the credential one.
+func (s *Service) SetAccountInfo(f AccountInfoFunc) { s.accountInfoHook = f }
+
 // BeforeSession runs before a session is created for a user; an error refuses it (the admin
 // plugin refuses banned users this way).
 func (s *Service) BeforeSession(h func(ctx context.Context, u *store.User) error) {

@@ -45,6 +45,7 @@ type Service struct {
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
 	hiddenSessions   []func(SessionJSON) bool
+	accountInfoHook  AccountInfoFunc
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/billing/polar"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -29,7 +30,8 @@ type Billing struct {
 	cfg   config.Billing
 	auth  *auth.Service
 	st    *store.Store
-	polar *polar.Client // nil when billing is not configured
+	polar *polar.Client        // nil when billing is not configured
+	orgs  *organization.Plugin // nil: personal workspaces only
 	subs  subscriptions
 	now   func() time.Time
 }

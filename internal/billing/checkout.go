@@ -116,8 +116,8 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 	}
 	workspace := store.PersonalWorkspaceID(cur.User.ID)
 	if body.ReferenceID != nil {
-		role, err := b.st.Membership(r.Context(), *body.ReferenceID, cur.User.ID)
-		if err != nil || (role != "owner" && role != "admin") {
+		_, manage, err := b.may(r.Context(), *body.ReferenceID, cur.User.ID, "manage")
+		if err != nil || !manage {
 			auth.WriteError(w, r, errNotYourWorkspace)
 			return
 		}

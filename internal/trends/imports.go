@@ -24,7 +24,7 @@ const maxFilesPerUpload = 50
 // upload streams each file of a multipart form to a temporary file (never whole in memory),
 // then queues one import job per file. Form fields: files (repeated), marketplace, period, lenient.
 func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, importData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -165,7 +165,7 @@ func uploadOptions(fields map[string]string) (report.Options, error) {
 }
 
 func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -174,7 +174,7 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -194,7 +194,7 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, deleteData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -12,7 +12,7 @@ import (
 // requestDataset does the access check and dataset lookup every question needs; on failure it
 // has written the error and returns nil.
 func (s *Service) requestDataset(w http.ResponseWriter, r *http.Request) *warehouse.Dataset {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return nil

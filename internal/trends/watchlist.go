@@ -26,7 +26,11 @@ type watchItemJSON struct {
 // come from. On the demo workspace the list is the caller's own personal one (the demo's data is
 // read-only, but anyone may try watching on it); elsewhere both are the workspace named.
 func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *caller, err error) {
-	c, err = s.access(r, write && r.PathValue("ws") != DemoWorkspace)
+	n := readWatch
+	if write && r.PathValue("ws") != DemoWorkspace {
+		n = writeWatch
+	}
+	c, err = s.access(r, n)
 	if err != nil {
 		return "", nil, err
 	}

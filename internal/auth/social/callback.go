@@ -75,15 +75,11 @@ func (p *plugin) callback(w http.ResponseWriter, r *http.Request) {
 		fail("oauth_provider_not_found", "")
 		return
 	}
-	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, p.client)
-	var opts []oauth2.AuthCodeOption
-	if pr.PKCE {
-		opts = append(opts, oauth2.VerifierOption(sp.CodeVerifier))
+	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, pr.TokenClient(p.client))
+	if u := q.Get("user"); u != "" {
+		ctx = providers.WithCallbackUser(ctx, u) // apple posts the name once, beside the code
 	}
-	if d := q.Get("device_id"); d != "" {
-		opts = append(opts, oauth2.SetAuthURLParam("device_id", d))
-	}
-	tok, err := pr.OAuth2(p.redirectURI(pr.ID), nil).Exchange(ctx, code, opts...)
+	tok, err := pr.Exchange(ctx, p.redirectURI(pr.ID), code, sp.CodeVerifier, q.Get("device_id"))
 	if err != nil {
 		slog.Warn("oauth code exchange failed", "provider", pr.ID, "error", err)
 		fail("invalid_code", "")

@@ -66,7 +66,7 @@ func TestCallbackErrorCodes(t *testing.T) {
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("no code", callbackTo(t, c, "/api/auth/callback/github?state="+state), errURL+"no_code")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
-		check("unknown provider", callbackTo(t, c, "/api/auth/callback/twitter?code=x&state="+state), errURL+"oauth_provider_not_found")
+		check("unknown provider", callbackTo(t, c, "/api/auth/callback/myspace?code=x&state="+state), errURL+"oauth_provider_not_found")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("bad code", callbackTo(t, c, "/api/auth/callback/github?code=forged&state="+state), errURL+"invalid_code")
 
@@ -187,5 +187,35 @@ func TestCallbackFormPost(t *testing.T) {
 	}
 	if to := callbackTo(t, c, strings.TrimPrefix(loc, app.URL)); to != "/dashboard" {
 		t.Errorf("after form post: %q", to)
+	}
+}
+
+// The two database-failure codes: a user row the database refuses is unable_to_create_user; a
+// failing account lookup is internal_server_error. SQLite triggers and a renamed table make the
+// database fail on cue.
+func TestCallbackDatabaseFailures(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	profiles(d)
+	ctx := context.Background()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := st.DB().ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`create trigger refuse_users before insert on "user" begin select raise(abort, 'refused'); end`)
+	c := app.Client(t)
+	_, cb := begin(t, app, c, "github", "sign-in/social")
+	if to := callbackTo(t, c, cb); to != "/sign-in?from=oauth&error=unable_to_create_user" {
+		t.Errorf("user insert refused: %q", to)
+	}
+	exec(`drop trigger refuse_users`)
+	exec(`alter table "account" rename to "account_away"`)
+	_, cb = begin(t, app, c, "github", "sign-in/social")
+	to := callbackTo(t, c, cb)
+	exec(`alter table "account_away" rename to "account"`)
+	if to != "/sign-in?from=oauth&error=internal_server_error" {
+		t.Errorf("account lookup failing: %q", to)
 	}
 }

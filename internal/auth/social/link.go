@@ -23,7 +23,7 @@ func (p *plugin) linkSocial(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.IDToken != nil {
-		auth.WriteError(w, r, errIDTokenNotSup)
+		p.linkIDToken(w, r, pr, b.IDToken, cur.User.ID, cur.User.Email)
 		return
 	}
 	cb, ecb := deref(b.CallbackURL), deref(b.ErrorCallbackURL)

@@ -29,10 +29,11 @@ type Proxy struct {
 	owner  *url.URL
 	proxy  *httputil.ReverseProxy
 	client *http.Client
+	secret []byte // AUTH_SECRET: signs the account deletions sent to the owner
 }
 
 // New forwards to owner (scheme and host; any path is ignored).
-func New(owner *url.URL) *Proxy {
+func New(owner *url.URL, secret []byte) *Proxy {
 	target := &url.URL{Scheme: owner.Scheme, Host: owner.Host}
 	transport := &http.Transport{
 		Proxy:                 nil, // the owner is a neighbour: never through an outbound proxy
@@ -41,7 +42,7 @@ func New(owner *url.URL) *Proxy {
 		IdleConnTimeout:       90 * time.Second,
 		ResponseHeaderTimeout: 0, // long questions and ?wait=true progress polls answer late
 	}
-	p := &Proxy{owner: target, client: &http.Client{Transport: transport, Timeout: 3 * time.Second}}
+	p := &Proxy{owner: target, client: &http.Client{Transport: transport, Timeout: 3 * time.Second}, secret: secret}
 	p.proxy = &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(target)

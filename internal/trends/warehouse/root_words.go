@@ -2,9 +2,7 @@ package warehouse
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"strings"
 	"time"
 )
 
@@ -41,30 +39,11 @@ type RootWord struct {
 
 // RootWords returns a phrase group's demand per period and its biggest terms now.
 func (w *Warehouse) RootWords(ctx context.Context, d *Dataset, phrase string) (*RootWord, error) {
-	// The matching term ids first (one scan of the dictionary), then the facts of those ids:
-	// joining every fact row to its term string scanned 468M rows with a string filter.
-	rows, err := w.db.QueryContext(ctx, `select f.period_idx, count(*), sum(?::double * pow(f.rank, -?::double)), min(f.rank)
-		from fact f where f.dataset_id = ? and f.term_id in (
-			select id from term t where t.dataset_id = ? and contains(lower(t.term), ?))
-		group by f.period_idx order by f.period_idx`,
-		EstimateTop, EstimateExponent, d.ID, d.ID, strings.ToLower(phrase))
+	points, err := w.rootWordPoints(ctx, d, phrase)
 	if err != nil {
-		return nil, fmt.Errorf("root words: %w", err)
-	}
-	defer rows.Close()
-	rw := &RootWord{Phrase: phrase, Points: []RootWordPoint{}}
-	for rows.Next() {
-		var idx int
-		var p RootWordPoint
-		if err := rows.Scan(&idx, &p.Terms, &p.EstimatedSearches, &p.BestRank); err != nil {
-			return nil, err
-		}
-		p.Start, p.EstimatedSearches = periodFromIndex(d.Kind, idx).Start, math.Round(p.EstimatedSearches)
-		rw.Points = append(rw.Points, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	rw := &RootWord{Phrase: phrase, Points: points}
 	page, err := w.Explore(ctx, d, ExploreQuery{Search: phrase, Sort: "rank", Limit: 20, Window: 4})
 	if err != nil {
 		return nil, err

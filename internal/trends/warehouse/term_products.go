@@ -71,8 +71,12 @@ func (p *productTables) holds(ds int) bool {
 
 // loadProductTables lists the products tables the copy file has.
 func loadProductTables(ctx context.Context, db *sql.DB) (*productTables, error) {
-	ids, err := queryColumn[int](ctx, db, `select cast(substr(table_name, length('products_by_term_') + 1) as integer)
-		from duckdb_tables() where database_name = ? and table_name like 'products\_by\_term\_%' escape '\'`, copyDB)
+	// A dataset holds them when its copy has all three tables (term_lists.go): a copy from
+	// before the lists gets them from the same background build as one without products.
+	ids, err := queryColumn[int](ctx, db, `select ds from (
+			select cast(regexp_extract(table_name, '_(\d+)$', 1) as integer) ds, count(*) n from duckdb_tables()
+			where database_name = ? and regexp_matches(table_name, '^(products_by_term|term_ranks|term_items)_\d+$') group by ds)
+		where n = 3`, copyDB)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +117,9 @@ func (w *Warehouse) ensureProducts(ctx context.Context, ds int) error {
 func (w *Warehouse) commitWithProducts(ctx context.Context, tx *sql.Tx, ds int) error {
 	if err := buildProducts(ctx, tx, ds); err != nil {
 		return fmt.Errorf("products by term: %w", err)
+	}
+	if err := buildTermLists(ctx, tx, ds); err != nil {
+		return fmt.Errorf("term lists: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return err

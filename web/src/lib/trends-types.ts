@@ -1,5 +1,10 @@
 // Shapes of the trends API (internal/trends, /api/openapi.json), shared by the features.
-export interface Workspace { id: string; name: string; kind: string; role: string; demo: boolean; readOnly: boolean }
+// permissions: what the caller's role grants on the workspace's dataset, watchlist and billing
+// (an organization's roles; the personal workspace grants all, the demo reads).
+export interface Workspace {
+  id: string; name: string; kind: string; role: string; demo: boolean; readOnly: boolean
+  slug?: string; logo?: string | null; permissions?: Record<string, string[]>
+}
 export interface Dataset { id: number; workspace: string; marketplace: string; kind: string; periods: number; latest: string | null }
 export interface PeriodCoverage { start: string; end: string; rows: number; deepestRank: number; layout: string; sourceName: string; termsWithProducts: number[]; importedAt: string; importedBy: string }
 // gaps' keys were PascalCase before the API went camelCase; both are read.

@@ -5,6 +5,7 @@ import { followJob, uploadFiles, type ImportJob } from '../api/imports'
 import { deletePeriod } from '../api/delete-period'
 import { summaryQuery } from '../../../lib/datasets'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { useDocumentTitle } from '../../../lib/document-title'
 import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
@@ -21,6 +22,7 @@ export function ImportsPage() {
   useDocumentTitle('Imports')
   const sel = useSelection()
   const ws = sel.isDemo ? sel.own?.id : sel.ws
+  const target = sel.isDemo ? sel.own : sel.workspace
   const qc = useQueryClient()
   const [uploads, setUploads] = useState<Upload[]>([])
   const [over, setOver] = useState(false)
@@ -63,6 +65,11 @@ export function ImportsPage() {
     <section aria-labelledby="imports-title" className="min-w-0 space-y-4">
       <h1 id="imports-title" className="text-2xl font-semibold">Imports</h1>
       {sel.isDemo && <p className="text-sm text-zinc-500">Files go into your own workspace; the demo is read-only.</p>}
+      {target && !can(target, 'dataset', 'import') ? (
+        <p className="rounded border border-zinc-200 p-4 text-sm dark:border-zinc-800">
+          Your role in {target.name} ({target.role}) lets you read its reports; its admins and owners import them.
+        </p>
+      ) : (
       <div
         onDragOver={(e) => { e.preventDefault(); setOver(true) }}
         onDragLeave={() => setOver(false)}
@@ -86,6 +93,7 @@ export function ImportsPage() {
           </span>
         </label>
       </div>
+      )}
       <details className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
         <summary className="cursor-pointer font-medium">Where to download this report in Seller Central</summary>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-zinc-700 dark:text-zinc-300">
@@ -103,7 +111,7 @@ export function ImportsPage() {
           </ul>
         </Card>
       )}
-      <History ws={ws} />
+      <History ws={ws} canDelete={can(target, 'dataset', 'delete')} />
     </section>
   )
 }
@@ -137,7 +145,7 @@ function UploadRow({ u }: { u: Upload }) {
   )
 }
 
-function History({ ws }: { ws: string }) {
+function History({ ws, canDelete }: { ws: string; canDelete: boolean }) {
   const sel = useSelection()
   const ds = sel.isDemo ? undefined : sel.dataset
   const q = useQuery({ ...summaryQuery(ws, ds?.id ?? 0), enabled: !!ds })
@@ -155,7 +163,7 @@ function History({ ws }: { ws: string }) {
   if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />
   return (
     <Card title={`Import history · ${ds.marketplace} ${ds.kind}`}>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-sm">
           <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">Rows</th><th scope="col">Deepest rank</th><th scope="col">File</th><th scope="col">Imported</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
@@ -166,7 +174,7 @@ function History({ ws }: { ws: string }) {
                 <td className="tabular-nums">{fmtInt(p.deepestRank)}</td>
                 <td className="break-all">{p.sourceName}</td>
                 <td className="whitespace-nowrap">{fmtDate(p.importedAt)}</td>
-                <td className="text-right"><Button variant="ghost" onClick={() => confirm(`Delete the period ${fmtPeriod(ds.kind, p.start)}? Re-import the file to bring it back.`) && del.mutate(p.start)}>Delete</Button></td>
+                <td className="text-right">{canDelete && <Button variant="ghost" onClick={() => confirm(`Delete the period ${fmtPeriod(ds.kind, p.start)}? Re-import the file to bring it back.`) && del.mutate(p.start)}>Delete</Button>}</td>
               </tr>
             ))}
           </tbody>

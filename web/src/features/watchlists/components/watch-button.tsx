@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { addWatch, removeWatch, watchlistQuery, type WatchKind } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { Button } from '../../../components/ui/button'
 
 const what = (kind: WatchKind, value: string) => (kind === 'term' ? `“${value}”` : value)
@@ -32,7 +33,8 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
     },
     onError: (e) => toast.error(e.message),
   })
-  if (!value || !sel.ws) return null
+  // A role that only reads the organization's watchlist gets no button (the server refuses).
+  if (!value || !sel.ws || (sel.workspace && !can(sel.workspace, 'watchlist', 'write'))) return null
   if (list.isPending) return <Button variant="secondary" disabled>Watch</Button>
   if (item) {
     return (

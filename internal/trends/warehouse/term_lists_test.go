@@ -1,0 +1,135 @@
+package warehouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
+)
+
+// mixedWeek ranks 40 terms in week n, each with products and brands drawn from small pools, so
+// a product or brand is in many terms' top 3, in different slots, and not in every week.
+func mixedWeek(n int, rng *rand.Rand) *memSource {
+	words := []string{"yoga mat", "Mat cleaner", "bath mat", "cup", "Mug", "door mat", "MATTRESS", "pillow"}
+	src := week(n, nil)
+	for i := range 40 {
+		if rng.IntN(6) == 0 {
+			continue
+		}
+		r := report.Row{Line: 3 + i, Term: fmt.Sprintf("%s %02d", words[i%len(words)], i), Rank: int32(1 + rng.IntN(9000))}
+		for k := range 3 {
+			if rng.IntN(5) == 0 {
+				r.Products[k] = report.Product{ClickShare: report.NoShare, ConversionShare: report.NoShare}
+				continue
+			}
+			r.Products[k] = report.Product{ASIN: fmt.Sprintf("B0LIST%04d", rng.IntN(12)), ClickShare: float32(1+rng.IntN(50)) / 100, ConversionShare: float32(rng.IntN(50)) / 100}
+			r.Brands[k] = fmt.Sprintf("Brand %d", rng.IntN(6))
+		}
+		src.rows = append(src.rows, r)
+	}
+	return src
+}
+
+// withoutLists runs fn as if the dataset had no lists, so its questions take the SQL over fact.
+func withoutLists(w *Warehouse, ds int, fn func()) {
+	w.products.mu.Lock()
+	delete(w.products.has, ds)
+	w.products.mu.Unlock()
+	defer w.products.set(ds)
+	fn()
+}
+
+// sameAnswers checks that the root-word group and the product and brand pages answer the same
+// from the lists (term_lists.go) as from fact alone.
+func sameAnswers(t *testing.T, w *Warehouse, d *Dataset, stage string) {
+	t.Helper()
+	ctx := context.Background()
+	if !w.products.holds(d.ID) {
+		t.Fatalf("%s: the dataset has no lists, so the fast paths are not tested", stage)
+	}
+	ask := func() map[string]string {
+		out := map[string]string{}
+		put := func(key string, v any, err error) {
+			if err != nil {
+				t.Fatalf("%s: %s: %v", stage, key, err)
+			}
+			b, _ := json.Marshal(v)
+			out[key] = string(b)
+		}
+		for _, phrase := range []string{"mat", "MUG", "zzz", "a"} {
+			p, err := w.rootWordPoints(ctx, d, phrase)
+			put("root words "+phrase, p, err)
+		}
+		for i := range 12 {
+			p, err := w.ProductTerms(ctx, d, fmt.Sprintf("B0LIST%04d", i), 50)
+			put(fmt.Sprintf("product %d", i), p, err)
+			p, err = w.ProductTerms(ctx, d, fmt.Sprintf("B0LIST%04d", i), 3)
+			put(fmt.Sprintf("product %d, 3 terms", i), p, err)
+		}
+		for i := range 6 {
+			p, err := w.BrandTerms(ctx, d, fmt.Sprintf("Brand %d", i), 50)
+			put(fmt.Sprintf("brand %d", i), p, err)
+		}
+		return out
+	}
+	fast := ask()
+	var slow map[string]string
+	withoutLists(w, d.ID, func() { slow = ask() })
+	nonEmpty := 0
+	for k, v := range slow {
+		if fast[k] != v {
+			t.Errorf("%s: %s differs:\nlists %s\nfact  %s", stage, k, fast[k], v)
+		}
+		if len(v) > 40 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < 10 {
+		t.Errorf("%s: only %d non-empty answers: the comparison proves little", stage, nonEmpty)
+	}
+}
+
+// The lists answer exactly as fact does after a rebuild, new periods (read from fact, then
+// appended to the copy), a replaced period and a deleted one.
+func TestListsAnswerAsFactDoes(t *testing.T) {
+	ctx := context.Background()
+	defer func(n int64) { listSlice = n }(listSlice)
+	listSlice = 7 // several slices of the 40 terms
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 20 {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.bg.Wait()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, w, d, "after a rebuild")
+
+	load(t, w, "ws", mixedWeek(20, rng), mixedWeek(21, rng))
+	sameAnswers(t, w, d, "with two new periods in fact") // the background job may not have run yet
+	w.bg.Wait()
+	if _, appended, err := copyCoverage(ctx, w.db, d.ID); err != nil || appended == 0 {
+		t.Fatalf("no period appended to the copy (%d, %v)", appended, err)
+	}
+	sameAnswers(t, w, d, "with two periods appended to the copy")
+
+	load(t, w, "ws", mixedWeek(15, rng)) // a listed period, within the product pages' window
+	sameAnswers(t, w, d, "after replacing a listed period")
+	if err := w.DeletePeriod(ctx, d.ID, d.Kind, week0.AddDate(0, 0, 7*17)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.DeletePeriod(ctx, d.ID, d.Kind, week0.AddDate(0, 0, 7*21)); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, w, d, "after deleting a listed and an appended period")
+	w.bg.Wait()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, w, d, "after the next rebuild")
+}
