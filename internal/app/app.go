@@ -24,6 +24,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/operator"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/sessioncache"
@@ -45,6 +46,8 @@ type App struct {
 	Alerts  *alerts.Notifier     // alert digests; the server starts its weekly scheduler
 	orgs    *organization.Plugin // organizations: the trends API's and billing's access check
 	closers []func() error
+
+	adminPlugin *admin.Plugin // guards the operator's figures
 }
 
 // Options are what the caller decides beyond the configuration.
@@ -95,7 +98,8 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 	})
 	a.Billing = billing.New(cfg.Billing)
 	a.orgs = organization.New()
-	if err := a.Auth.Use(plugins(cfg, a.Billing, a.orgs)...); err != nil {
+	a.adminPlugin = admin.New(cfg)
+	if err := a.Auth.Use(plugins(cfg, a.adminPlugin, a.Billing, a.orgs)...); err != nil {
 		return nil, err
 	}
 	// Organizations are shared workspaces: their seats are the plan's, billing asks their roles,
@@ -147,6 +151,7 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	a.Demo = trendsSvc.Demo
 	deps.Trends = withDeletions(trendsSvc.Handler(), []byte(secret), trendsSvc.DeleteUserData)
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
+	deps.Admin = a.adminPlugin.RequireAdmin(operator.Handler(st, a.Warehouse))
 	deps.Health = health(st, func(context.Context) any { return map[string]string{"mode": "local"} })
 	return nil
 }
@@ -160,6 +165,7 @@ func (a *App) forwardTrends(cfg *config.Config, st *store.Store, secret string, 
 	a.Auth.OnUserDeleted(proxy.DeleteUserData)
 	deps.Trends = proxy
 	deps.Billing = proxy
+	deps.Admin = proxy // the figures count the owner's datasets; it checks the admin again
 	deps.Health = health(st, func(ctx context.Context) any { return proxy.Check(ctx) })
 }
 
@@ -212,8 +218,8 @@ func usage(st *store.Store, wh *warehouse.Warehouse, orgs *organization.Plugin) 
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(cfg *config.Config, b *billing.Billing, orgs *organization.Plugin) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, orgs, b}
+func plugins(cfg *config.Config, adm *admin.Plugin, b *billing.Billing, orgs *organization.Plugin) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, adm, device.New(cfg), social.Plugin{}, orgs, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -20,8 +20,10 @@ import (
 )
 
 var (
-	errNotConfigured    = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
-	errProductNotFound  = httpx.NewError(http.StatusBadRequest, "PRODUCT_NOT_FOUND", "Product not found")
+	errNotConfigured = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
+	// The plugin answers these two with a message and no code.
+	errProductNotFound  = httpx.NewError(http.StatusBadRequest, "", "Product not found")
+	errSignInToCheckout = httpx.NewError(http.StatusUnauthorized, "", "You must be logged in to checkout")
 	errNotYourWorkspace = httpx.NewError(http.StatusForbidden, "FORBIDDEN", "You can only buy a plan for a workspace you own")
 )
 

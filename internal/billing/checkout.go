@@ -28,6 +28,7 @@ type checkoutBody struct {
 	EmbedOrigin        *string         `json:"embedOrigin"`
 	SuccessURL         *string         `json:"successUrl"`
 	ReturnURL          *string         `json:"returnUrl"`
+	AllowTrial         *bool           `json:"allowTrial"`
 
 	products []string
 }
@@ -89,8 +90,10 @@ func (b *checkoutBody) validate() error {
 // checkout creates a Polar checkout for the signed-in user and answers {url, redirect}. The
 // plan it buys is for referenceId's workspace (one the user owns), else their personal one.
 func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
-	cur, ok := b.auth.RequireSensitive(w, r)
-	if !ok {
+	// The plugin's order: the body, then the product, then the session (authenticatedUsersOnly).
+	cur, err := b.auth.CurrentSession(w, r, false)
+	if err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	var body checkoutBody
@@ -112,6 +115,10 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(products) == 0 {
 		auth.WriteError(w, r, errProductNotFound)
+		return
+	}
+	if cur == nil {
+		auth.WriteError(w, r, errSignInToCheckout)
 		return
 	}
 	workspace := store.PersonalWorkspaceID(cur.User.ID)
@@ -136,7 +143,7 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 	in := polar.CheckoutCreate{
 		Products: products, ExternalCustomerID: cur.User.ID, SuccessURL: success, ReturnURL: ret,
 		Metadata: meta, CustomFieldData: body.CustomFieldData, AllowDiscountCodes: body.AllowDiscountCodes == nil || *body.AllowDiscountCodes,
-		DiscountID: str(body.DiscountID), EmbedOrigin: str(body.EmbedOrigin),
+		DiscountID: str(body.DiscountID), EmbedOrigin: str(body.EmbedOrigin), AllowTrial: body.AllowTrial == nil || *body.AllowTrial,
 	}
 	co, err := b.polar.CreateCheckout(r.Context(), in)
 	if err != nil {

@@ -90,6 +90,11 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	if err := s.uploadFitsPlan(r, c.workspace, opts); err != nil {
+		cleanup()
+		httpx.WriteError(w, r, err)
+		return
+	}
 	for _, j := range saved {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
 		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
@@ -102,6 +107,26 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		out = append(out, snap)
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
+}
+
+// uploadFitsPlan refuses at once an upload whose form names a marketplace the workspace has no
+// dataset of when its plan allows no more datasets (files that name it themselves are checked
+// when their job runs: Jobs.checkDataset).
+func (s *Service) uploadFitsPlan(r *http.Request, workspace string, opts report.Options) error {
+	if opts.Marketplace == "" {
+		return nil
+	}
+	ds, err := s.wh.Datasets(r.Context(), workspace)
+	if err != nil {
+		return err
+	}
+	m := report.NormalizeMarketplace(opts.Marketplace)
+	for _, d := range ds {
+		if d.Marketplace == m {
+			return nil
+		}
+	}
+	return planError(s.allowDataset(r.Context(), workspace, len(ds)))
 }
 
 func uploadError(err error) error {

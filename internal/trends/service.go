@@ -43,7 +43,20 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil },
 		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
 	s.jobs = newJobs(wh)
+	s.jobs.newDataset = s.allowDataset
 	return s
+}
+
+// allowDataset checks one more dataset against the workspace's plan.
+func (s *Service) allowDataset(ctx context.Context, workspace string, have int) error {
+	if workspace == DemoWorkspace {
+		return nil
+	}
+	p, err := s.plans(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	return p.Allow(plan.Datasets, have, 1)
 }
 
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -81,6 +82,13 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	var dp *depth
+	if d != nil {
+		if dp, err = s.depthOf(r.Context(), d); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
 	out := make([]watchItemJSON, 0, len(items))
 	for _, it := range items {
 		j := watchItemJSON{WatchlistItem: it}
@@ -88,6 +96,9 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 			if err := s.latestOf(r, d, &j); err != nil {
 				httpx.WriteError(w, r, err)
 				return
+			}
+			if j.Latest != nil {
+				dp.row(dp.pos(time.Time{}), j.Latest)
 			}
 		}
 		out = append(out, j)

@@ -7,6 +7,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -76,9 +77,24 @@ func (s *Service) listDatasets(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ds, err := s.wh.Datasets(r.Context(), c.workspace)
+	if err == nil && c.workspace != DemoWorkspace {
+		err = s.capPeriods(r, c.workspace, ds)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, datasetsAnswer{Workspace: c.workspace, Demo: c.workspace == DemoWorkspace, Datasets: ds})
+}
+
+// capPeriods counts no more periods per dataset than the workspace's plan shows.
+func (s *Service) capPeriods(r *http.Request, workspace string, ds []warehouse.Dataset) error {
+	p, err := s.plans(r.Context(), workspace)
+	if err != nil || p.VisiblePeriods() == plan.Unlimited {
+		return err
+	}
+	for i := range ds {
+		ds[i].Periods = min(ds[i].Periods, p.VisiblePeriods())
+	}
+	return nil
 }

@@ -7,12 +7,12 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 var (
-	errNotConfigured = httpx.NewError(http.StatusBadRequest, "PROVIDER_NOT_CONFIGURED", "Account is not associated with a configured social provider.")
 	errNoAccessToken = httpx.NewError(http.StatusBadRequest, "ACCESS_TOKEN_NOT_FOUND", "Access token not found")
 )
 
@@ -21,7 +21,7 @@ var (
 func (p *plugin) accountInfo(ctx context.Context, acc *store.Account) (map[string]any, error) {
 	pr := p.providers[acc.ProviderID]
 	if pr == nil {
-		return nil, errNotConfigured
+		return nil, auth.ErrProviderNotConfigured
 	}
 	acc, err := p.validAccount(ctx, pr, acc)
 	if err != nil {

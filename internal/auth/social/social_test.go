@@ -292,6 +292,9 @@ func TestAuthorizationURLs(t *testing.T) {
 				t.Errorf("%s: unexpected parameter %s=%q", id, k, q.Get(k))
 			}
 		}
+		if id == "cognito" && !strings.Contains(raw, "scope=openid%20profile%20email%20extra") {
+			t.Errorf("cognito: scope spaces must be %%20: %s", raw)
+		}
 		if len(q.Get("state")) != 32 {
 			t.Errorf("%s: state %q is not 32 characters", id, q.Get("state"))
 		}

@@ -9,7 +9,7 @@ export interface Dataset { id: number; workspace: string; marketplace: string; k
 export interface PeriodCoverage { start: string; end: string; rows: number; deepestRank: number; layout: string; sourceName: string; termsWithProducts: number[]; importedAt: string; importedBy: string }
 // gaps' keys were PascalCase before the API went camelCase; both are read.
 export interface Gap { start?: string; end?: string; Start?: string; End?: string }
-export interface Summary { dataset: Dataset; periods: PeriodCoverage[]; latest: PeriodCoverage | null; gaps: Gap[]; newComparedPeriods?: number }
+export interface Summary { dataset: Dataset; periods: PeriodCoverage[]; latest: PeriodCoverage | null; gaps: Gap[]; newComparedPeriods?: number; hiddenPeriods?: number }
 export interface TermRow {
   term: string; rank: number; ranksAgo: (number | null)[]; changes: (number | null)[]; periodsPresent: number
   new: boolean; breakout: boolean; clickConcentration: number | null; conversionConcentration: number | null

@@ -23,6 +23,7 @@ func init() {
 			TokenURL:    base + "/token",
 			UserInfoURL: base + "/userinfo",
 			Scopes:      []string{"openid", "profile", "email"},
+			Scope20:     true,
 			PKCE:        true,
 			CanRefresh:  true,
 			Profile:     cognitoProfile,

@@ -50,6 +50,7 @@ type Provider struct {
 	ScopeSep     string            // scope joiner when it is not a space (tiktok: ",")
 	ClientIDName string            // the client id's parameter name when it is not client_id (tiktok: client_key)
 	NoScopes     bool              // the authorization URL carries no scope at all (zoom, paypal)
+	Scope20      bool              // spaces in the scope parameter as %20, not + (cognito refuses +)
 	TokenInfoURL string            // facebook's debug_token, google's tokeninfo
 	TokenHeaders map[string]string // extra headers on token-endpoint requests (reddit's User-Agent)
 	// IDToken, when set, lets clients sign in with an id token they got from the provider.
@@ -108,7 +109,11 @@ func (p *Provider) AuthCodeURL(redirectURI, state, verifier, loginHint string, s
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
 	}
 	if p.ClientIDName == "" {
-		return p.OAuth2(redirectURI, scopes).AuthCodeURL(state, opts...)
+		raw := p.OAuth2(redirectURI, scopes).AuthCodeURL(state, opts...)
+		if p.Scope20 {
+			raw = scopeWith20(raw)
+		}
+		return raw
 	}
 	opts = append(opts, oauth2.SetAuthURLParam(p.ClientIDName, p.ClientID))
 	raw := p.OAuth2(redirectURI, scopes).AuthCodeURL(state, opts...)
@@ -120,6 +125,22 @@ func (p *Provider) AuthCodeURL(redirectURI, state, verifier, loginHint string, s
 	q.Del("client_id") // x/oauth2 always writes one; this provider names it otherwise
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// scopeWith20 rewrites the scope parameter's spaces from + to %20, as Better Auth does for
+// cognito; the other parameters keep their encoding.
+func scopeWith20(raw string) string {
+	base, query, ok := strings.Cut(raw, "?")
+	if !ok {
+		return raw
+	}
+	parts := strings.Split(query, "&")
+	for i, kv := range parts {
+		if v, ok := strings.CutPrefix(kv, "scope="); ok {
+			parts[i] = "scope=" + strings.ReplaceAll(v, "+", "%20")
+		}
+	}
+	return base + "?" + strings.Join(parts, "&")
 }
 
 // Exchange trades the code for tokens, with the PKCE verifier when the provider takes it and

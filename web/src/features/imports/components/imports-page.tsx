@@ -7,8 +7,9 @@ import { summaryQuery } from '../../../lib/datasets'
 import { useSelection } from '../../../lib/selection'
 import { can } from '../../../lib/workspaces'
 import { useDocumentTitle } from '../../../lib/document-title'
-import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
+import { Card, Empty, ErrorState, HiddenHistory, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
+import { PLAN_LIMIT, toastError, toastFailure } from '../../../lib/plan-limit'
 import { fmtDate, fmtInt, fmtPeriod, plural } from '../../../lib/format'
 
 interface Upload {
@@ -41,7 +42,7 @@ export function ImportsPage() {
         jobs.map(async (j) => {
           const done = await followJob(ws, j.id, (job) => patch(job.fileName, { job, uploaded: 1 }))
           if (done.state === 'done') toast.success(`${done.fileName} imported`)
-          else toast.error(`${done.fileName}: ${done.error}`)
+          else toastError(`${done.fileName}: ${done.error}`, done.errorCode === PLAN_LIMIT)
         }),
       )
       qc.invalidateQueries({ queryKey: ['datasets'] })
@@ -49,7 +50,7 @@ export function ImportsPage() {
       qc.invalidateQueries({ queryKey: ['overview'] })
     } catch (e) {
       files.forEach((f) => patch(f.name, { error: (e as Error).message }))
-      toast.error((e as Error).message)
+      toastFailure(e)
     }
   }
 
@@ -156,13 +157,14 @@ function History({ ws, canDelete }: { ws: string; canDelete: boolean }) {
       toast.success('Period deleted')
       qc.invalidateQueries()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   if (!ds) return <Empty title="No imports yet">Drop your first Top Search Terms report above; each imported period is listed here.</Empty>
   if (q.isPending) return <Skeleton rows={3} />
   if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />
   return (
     <Card title={`Import history · ${ds.marketplace} ${ds.kind}`}>
+      <HiddenHistory count={q.data.hiddenPeriods} kind={ds.kind} />
       <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-sm">
           <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">Rows</th><th scope="col">Deepest rank</th><th scope="col">File</th><th scope="col">Imported</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toastFailure } from '../../../lib/plan-limit'
 import { removeWatch, watchlistQuery } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
 import { can } from '../../../lib/workspaces'
@@ -23,7 +24,7 @@ export function WatchlistPage() {
       toast.success('Removed from the watchlist')
       qc.invalidateQueries({ queryKey: ['watchlist'] })
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   return (
     <section aria-labelledby="watch-title" className="space-y-4">
