@@ -66,15 +66,15 @@ func (s *Service) SkipOriginCheck(path string) {
 	s.originExempt[BasePath+path] = true
 }
 
-// AcceptForms lets a POST path (under BasePath) take application/x-www-form-urlencoded bodies
-// besides JSON (Better Auth's allowedMediaTypes): every other state-changing route answers a
-// body of another type with 415 UNSUPPORTED_MEDIA_TYPE. ReadJSON reads a form as an object of
-// strings.
-func (s *Service) AcceptForms(path string) {
-	if s.formPaths == nil {
-		s.formPaths = map[string]bool{}
+// AllowMediaTypes declares the body media types a POST path (under BasePath) takes, in the
+// order its 415 answer lists them (Better Auth's allowedMediaTypes), e.g. httpx.FormOrJSON.
+// Every other state-changing route takes JSON only and answers a body of another type with 415
+// UNSUPPORTED_MEDIA_TYPE. ReadJSON reads a form as an object of strings.
+func (s *Service) AllowMediaTypes(path string, types []string) {
+	if s.mediaTypes == nil {
+		s.mediaTypes = map[string][]string{}
 	}
-	s.formPaths[BasePath+path] = true
+	s.mediaTypes[BasePath+path] = types
 }
 
 // Wrap adds a middleware around the whole /api/auth handler (outermost last registered).

@@ -37,7 +37,7 @@ type Service struct {
 	wrappers         []func(http.Handler) http.Handler
 	tokenSources     []TokenSource
 	originExempt     map[string]bool
-	formPaths        map[string]bool
+	mediaTypes       map[string][]string
 	userFields       []FieldsFunc
 	sessionFields    []FieldsFunc
 	userCreatedHooks []func(context.Context, *store.User) error

@@ -100,6 +100,11 @@ func deviceSteps() []authcompare.Step {
 	return []authcompare.Step{
 		{Name: "device/code", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{"client_id": "sellertrends-cli", "scope": "openid profile"},
 			Save: map[string]string{"deviceCode": "device_code", "userCode": "user_code"}},
+		{Name: "device/code malformed JSON", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `{"client_id":`},
+		{Name: "device/code array", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `["sellertrends-cli"]`},
+		{Name: "device/code text/plain", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `{"client_id":"x"}`, ContentType: "text/plain"},
+		{Name: "device/token as a form", Client: "device", Method: "POST", Path: "/api/auth/device/token", Raw: "grant_type=x&device_code=y&client_id=z", ContentType: "application/x-www-form-urlencoded",
+			Accept: "RFC 8628's token endpoint takes forms; Better Auth 1.7.25's takes JSON only (415)"},
 		{Name: "device/code without client", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{}},
 		{Name: "device/code empty client", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{"client_id": ""}},
 		token("token pending", "sellertrends-cli", 0),

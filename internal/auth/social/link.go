@@ -41,5 +41,8 @@ func (p *plugin) linkSocial(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	if !b.DisableRedirect { // Better Auth also names the URL in Location (a 200, not a redirect)
+		w.Header().Set("Location", u)
+	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"url": u, "redirect": !b.DisableRedirect})
 }
