@@ -39,7 +39,11 @@ func (s *Store) DeleteWorkspace(ctx context.Context, id string) error {
 	}
 	defer tx.Rollback()
 	// Children first: SQLite databases opened without foreign keys enforced do not cascade.
-	for _, q := range []string{`delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspaceMember" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`} {
+	for _, q := range []string{
+		`delete from "watchlistItem" where "workspaceId" in (select "id" from "workspace" where "parentId" = ?)`, // its teams' lists
+		`delete from "workspace" where "parentId" = ?`,
+		`delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspaceMember" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`,
+	} {
 		if _, err := tx.ExecContext(ctx, s.dialect.rebind(q), id); err != nil {
 			return fmt.Errorf("workspace: delete: %w", err)
 		}

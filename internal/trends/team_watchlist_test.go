@@ -1,6 +1,7 @@
 package trends_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -86,7 +87,11 @@ func TestTeamWatchlistAccess(t *testing.T) {
 			t.Errorf("admin remove: %d %s", res.Status, res.Body)
 		}
 
-		// Removing the team removes its list.
+		// Removing the team removes its list; deleting the organization removes its teams' lists.
+		other := teamWith(t, owner, org, "Brand", teammate)
+		if res := teammate.Do("POST", list+"?team="+other, map[string]any{"kind": "term", "value": "desk lamp"}); res.Status != 201 {
+			t.Fatalf("second team watch: %d %s", res.Status, res.Body)
+		}
 		if res := owner.Do("POST", orgAPI+"remove-team", map[string]any{"teamId": team, "organizationId": org}); res.Status != 200 {
 			t.Fatalf("remove-team: %d %s", res.Status, res.Body)
 		}
@@ -95,6 +100,15 @@ func TestTeamWatchlistAccess(t *testing.T) {
 		}
 		if res := owner.Do("GET", list+q, nil); res.Status != 404 {
 			t.Errorf("removed team's list: %d %s", res.Status, res.Body)
+		}
+		if res := owner.Do("POST", orgAPI+"delete", map[string]any{"organizationId": org}); res.Status != 200 {
+			t.Fatalf("delete organization: %d %s", res.Status, res.Body)
+		}
+		if n, err := st.Watchlist(t.Context(), store.TeamListID(other)); err != nil || len(n) != 0 {
+			t.Errorf("the deleted organization's team items: %v %v", n, err)
+		}
+		if _, err := st.DataWorkspace(t.Context(), store.TeamListID(other)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the deleted organization's team list: %v", err)
 		}
 	})
 }

@@ -195,10 +195,12 @@ func (p *Plugin) removeTeam(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The team's own watchlist goes with it (its items cascade).
-	if _, err := tx.ExecContext(ctx, p.q(`delete from "workspace" where "id" = ?`), store.TeamListID(t.ID)); err != nil {
-		auth.WriteError(w, r, err)
-		return
+	// The team's own watchlist goes with it (items first: SQLite may not enforce cascades).
+	for _, q := range []string{`delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`} {
+		if _, err := tx.ExecContext(ctx, p.q(q), store.TeamListID(t.ID)); err != nil {
+			auth.WriteError(w, r, err)
+			return
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		auth.WriteError(w, r, err)
