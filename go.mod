@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/duckdb/duckdb-go/v2 v2.10505.0
 	github.com/emersion/go-smtp v0.25.1
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/jackc/pgx/v5 v5.12.0

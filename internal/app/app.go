@@ -24,6 +24,7 @@ import (
 	"github.com/sellertrends/sellertrends/internal/billing"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/mail"
+	"github.com/sellertrends/sellertrends/internal/operator"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 	"github.com/sellertrends/sellertrends/internal/server"
 	"github.com/sellertrends/sellertrends/internal/sessioncache"
@@ -42,8 +43,11 @@ type App struct {
 	Warehouse *warehouse.Warehouse
 	// Demo reports the demo workspace's first generation to the API (cli runs it).
 	Demo    *trends.DemoProgress
-	Alerts  *alerts.Notifier // alert digests; the server starts its weekly scheduler
+	Alerts  *alerts.Notifier     // alert digests; the server starts its weekly scheduler
+	orgs    *organization.Plugin // organizations: the trends API's and billing's access check
 	closers []func() error
+
+	adminPlugin *admin.Plugin // guards the operator's figures
 }
 
 // Options are what the caller decides beyond the configuration.
@@ -93,9 +97,17 @@ func Build(ctx context.Context, cfg *config.Config, st *store.Store, opts Option
 		return a.Auth.Close(ctx)
 	})
 	a.Billing = billing.New(cfg.Billing)
-	if err := a.Auth.Use(plugins(cfg, a.Billing)...); err != nil {
+	a.orgs = organization.New()
+	a.adminPlugin = admin.New(cfg)
+	if err := a.Auth.Use(plugins(cfg, a.adminPlugin, a.Billing, a.orgs)...); err != nil {
 		return nil, err
 	}
+	// Organizations are shared workspaces: their seats are the plan's, billing asks their roles,
+	// and deleting one deletes its workspace (its watchlist; with a local trends store also its
+	// datasets and imports, set in openTrends).
+	a.orgs.SetPlans(a.Billing.PlanOf)
+	a.Billing.UseOrganizations(a.orgs)
+	a.orgs.OnDeleted(func(ctx context.Context, id string) error { return st.DeleteWorkspace(ctx, id) })
 	a.Auth.OnUserCreated(func(ctx context.Context, u *store.User) error {
 		return st.EnsurePersonalWorkspace(ctx, u.ID, u.Name, time.Now().UTC())
 	})
@@ -130,13 +142,16 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	a.closers = append(a.closers, a.Alerts.Close)
 	trendsSvc := trends.New(cfg, st, a.Warehouse, a.Auth)
 	trendsSvc.SetPlans(a.Billing.PlanOf)
+	trendsSvc.UseOrganizations(a.orgs)
+	a.orgs.OnDeleted(trendsSvc.DeleteWorkspaceData)
 	trendsSvc.UseAlerts(a.Alerts)
 	a.closers = append(a.closers, trendsSvc.Close)
 	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
 	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
 	deps.Trends = withDeletions(trendsSvc.Handler(), []byte(secret), trendsSvc.DeleteUserData)
-	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse)))
+	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
+	deps.Admin = a.adminPlugin.RequireAdmin(operator.Handler(st, a.Warehouse))
 	deps.Health = health(st, func(context.Context) any { return map[string]string{"mode": "local"} })
 	return nil
 }
@@ -150,6 +165,7 @@ func (a *App) forwardTrends(cfg *config.Config, st *store.Store, secret string, 
 	a.Auth.OnUserDeleted(proxy.DeleteUserData)
 	deps.Trends = proxy
 	deps.Billing = proxy
+	deps.Admin = proxy // the figures count the owner's datasets; it checks the admin again
 	deps.Health = health(st, func(ctx context.Context) any { return proxy.Check(ctx) })
 }
 
@@ -179,7 +195,7 @@ func health(st *store.Store, trendsState func(context.Context) any) http.Handler
 }
 
 // usage counts what a workspace uses of its plan, for the billing page.
-func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
+func usage(st *store.Store, wh *warehouse.Warehouse, orgs *organization.Plugin) billing.UsageFunc {
 	return func(ctx context.Context, ws string) (billing.Usage, error) {
 		var u billing.Usage
 		ds, err := wh.Datasets(ctx, ws)
@@ -190,15 +206,20 @@ func usage(st *store.Store, wh *warehouse.Warehouse) billing.UsageFunc {
 		if err != nil {
 			return u, err
 		}
+		// A personal workspace's seats are its members; an organization's also count its
+		// pending invitations (they hold a seat until answered).
 		members, err := st.MemberCount(ctx, ws)
+		if err == nil && members == 0 {
+			members, err = orgs.SeatsUsed(ctx, ws)
+		}
 		u.Datasets, u.WatchlistItems, u.Seats = len(ds), len(items), members
 		return u, err
 	}
 }
 
 // plugins are the Better Auth plugins the server runs, each a package beside internal/auth.
-func plugins(cfg *config.Config, b *billing.Billing) []auth.Plugin {
-	return []auth.Plugin{bearer.Plugin{}, admin.New(cfg), device.New(cfg), social.Plugin{}, organization.New(), b}
+func plugins(cfg *config.Config, adm *admin.Plugin, b *billing.Billing, orgs *organization.Plugin) []auth.Plugin {
+	return []auth.Plugin{bearer.Plugin{}, adm, device.New(cfg), social.Plugin{}, orgs, b}
 }
 
 // Close releases what Build opened, in reverse order.

@@ -6,7 +6,8 @@ import (
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
-// accountInfo answers the user behind one of the caller's own accounts.
+// accountInfo answers the user behind one of the caller's own accounts; for a social account the
+// social plugin answers the provider's live user info (SetAccountInfo).
 func (s *Service) accountInfo(w http.ResponseWriter, r *http.Request) {
 	l, ok := s.RequireSensitive(w, r)
 	if !ok {
@@ -35,6 +36,15 @@ func (s *Service) accountInfo(w http.ResponseWriter, r *http.Request) {
 		if a.ID == accountID || a.AccountID == accountID {
 			if a.ProviderID == "credential" { // Better Auth asks the provider; a password has none
 				writeErr(w, r, ErrProviderNotConfigured)
+				return
+			}
+			if s.accountInfoHook != nil {
+				ans, err := s.accountInfoHook(r.Context(), a)
+				if err != nil {
+					writeErr(w, r, err)
+					return
+				}
+				httpx.WriteJSON(w, http.StatusOK, ans)
 				return
 			}
 			u := l.User

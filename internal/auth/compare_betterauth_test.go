@@ -120,6 +120,7 @@ func coreSteps() []authcompare.Step {
 		{Name: "reset-password unknown token", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "password456", "token": "nope"}},
 		{Name: "reset-password", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "password456", "token": "{resetToken}"}},
 		{Name: "reset-password again", Client: "anon", Method: "POST", Path: api("/reset-password"), Body: obj{"newPassword": "password789", "token": "{resetToken}"}},
+		{Name: "session from before the reset", Client: "ann2", Method: "GET", Path: api("/get-session?disableCookieCache=true")},
 		{Name: "sign-in old password", Client: "anon", Method: "POST", Path: api("/sign-in/email"), Body: obj{"email": "ann@example.com", "password": pw}},
 		{Name: "sign-in new password", Client: "ann", Method: "POST", Path: api("/sign-in/email"), Body: obj{"email": "ann@example.com", "password": "password456"}},
 

@@ -66,15 +66,15 @@ func (s *Service) SkipOriginCheck(path string) {
 	s.originExempt[BasePath+path] = true
 }
 
-// AcceptForms lets a POST path (under BasePath) take application/x-www-form-urlencoded bodies
-// besides JSON (Better Auth's allowedMediaTypes): every other state-changing route answers a
-// body of another type with 415 UNSUPPORTED_MEDIA_TYPE. ReadJSON reads a form as an object of
-// strings.
-func (s *Service) AcceptForms(path string) {
-	if s.formPaths == nil {
-		s.formPaths = map[string]bool{}
+// AllowMediaTypes declares the body media types a POST path (under BasePath) takes, in the
+// order its 415 answer lists them (Better Auth's allowedMediaTypes), e.g. httpx.FormOrJSON.
+// Every other state-changing route takes JSON only and answers a body of another type with 415
+// UNSUPPORTED_MEDIA_TYPE. ReadJSON reads a form as an object of strings.
+func (s *Service) AllowMediaTypes(path string, types []string) {
+	if s.mediaTypes == nil {
+		s.mediaTypes = map[string][]string{}
 	}
-	s.formPaths[BasePath+path] = true
+	s.mediaTypes[BasePath+path] = types
 }
 
 // Wrap adds a middleware around the whole /api/auth handler (outermost last registered).
@@ -114,6 +114,13 @@ func (s *Service) OnUserUpdated(h func(ctx context.Context, u *store.User) error
 func (s *Service) OnUserDeleted(h func(ctx context.Context, userID string) error) {
 	s.userDeletedHooks = append(s.userDeletedHooks, h)
 }
+
+// AccountInfoFunc answers the provider's live user info for one of the caller's accounts (the
+// social plugin: it knows the providers). Its error is written as it is.
+type AccountInfoFunc func(ctx context.Context, a *store.Account) (map[string]any, error)
+
+// SetAccountInfo lets a plugin answer /account-info for accounts that are not the credential one.
+func (s *Service) SetAccountInfo(f AccountInfoFunc) { s.accountInfoHook = f }
 
 // BeforeSession runs before a session is created for a user; an error refuses it (the admin
 // plugin refuses banned users this way).

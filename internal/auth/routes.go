@@ -13,8 +13,8 @@ func (s *Service) coreRoutes() {
 	s.Handle("GET /error", s.errorPage)
 	s.Handle("POST /sign-up/email", s.signUpEmail, strict10s)
 	s.Handle("POST /sign-in/email", s.signInEmail, strict10s)
-	s.AcceptForms("/sign-up/email") // a sign-in form that works without JavaScript
-	s.AcceptForms("/sign-in/email")
+	s.AllowMediaTypes("/sign-up/email", httpx.FormOrJSON) // a sign-in form that works without JavaScript
+	s.AllowMediaTypes("/sign-in/email", httpx.FormOrJSON)
 	s.Handle("POST /sign-out", s.signOut)
 	s.Handle("GET /get-session", s.getSession, NoLimit)
 	s.Handle("POST /send-verification-email", s.sendVerificationEmail, strict60s)
@@ -54,13 +54,13 @@ func (s *Service) mux() *http.ServeMux {
 }
 
 // declaredTypes answers a state-changing request whose body is not of the route's declared
-// media types (JSON, and forms where AcceptForms says so) with 415, before the handler reads it.
+// media types (JSON, or those AllowMediaTypes declares) with 415, before the handler reads it.
 func (s *Service) declaredTypes(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if StateChanging(r.Method) {
-			allowed := httpx.JSONOnly
-			if s.formPaths[r.URL.Path] {
-				allowed = httpx.JSONOrForm
+			allowed, ok := s.mediaTypes[r.URL.Path]
+			if !ok {
+				allowed = httpx.JSONOnly
 			}
 			if err := httpx.CheckContentType(r, allowed); err != nil {
 				writeErr(w, r, err)

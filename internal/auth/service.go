@@ -37,7 +37,7 @@ type Service struct {
 	wrappers         []func(http.Handler) http.Handler
 	tokenSources     []TokenSource
 	originExempt     map[string]bool
-	formPaths        map[string]bool
+	mediaTypes       map[string][]string
 	userFields       []FieldsFunc
 	sessionFields    []FieldsFunc
 	userCreatedHooks []func(context.Context, *store.User) error
@@ -45,6 +45,7 @@ type Service struct {
 	userDeletedHooks []func(context.Context, string) error
 	beforeSession    []func(context.Context, *store.User) error
 	hiddenSessions   []func(SessionJSON) bool
+	accountInfoHook  AccountInfoFunc
 }
 
 // New builds the service. secret is AUTH_SECRET (or the development secret under DATA_DIR).

@@ -35,8 +35,10 @@ func TestAccountsAndUnlink(t *testing.T) {
 		if res := c.Do("GET", "/api/auth/account-info?accountId="+id, nil); res.Status != 400 || res.JSON(t)["code"] != "PROVIDER_NOT_CONFIGURED" {
 			t.Errorf("account-info of the password account (Better Auth asks a provider): %d %s", res.Status, res.Body)
 		}
-		if res := c.Do("GET", "/api/auth/account-info?accountId=gh-1", nil); res.Status != 200 || res.JSON(t)["user"].(map[string]any)["email"] != "ann@example.com" {
-			t.Errorf("account-info GET: %d %s", res.Status, res.Body)
+		// GitHub is not configured on this server: Better Auth answers the same refusal (the
+		// social plugin's tests cover a configured provider's user info).
+		if res := c.Do("GET", "/api/auth/account-info?accountId=gh-1", nil); res.Status != 400 || res.JSON(t)["code"] != "PROVIDER_NOT_CONFIGURED" {
+			t.Errorf("account-info GET of an unconfigured provider's account: %d %s", res.Status, res.Body)
 		}
 		if res := app.SignUp(t, "bob@example.com", "password123").Do("POST", "/api/auth/account-info", map[string]any{"accountId": id}); res.Status != 400 {
 			t.Errorf("someone else's account: %d %s", res.Status, res.Body)

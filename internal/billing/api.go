@@ -2,14 +2,12 @@ package billing
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/plan"
-	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 // Usage is how much of its plan a workspace uses (the trends side counts it: cli wires it).
@@ -56,11 +54,16 @@ func (b *Billing) APIHandler(usage UsageFunc) http.Handler {
 			return
 		}
 		ws := r.PathValue("ws")
-		role, err := b.st.Membership(r.Context(), ws, cur.User.ID)
-		if errors.Is(err, store.ErrNotFound) {
+		member, _, err := b.may(r.Context(), ws, cur.User.ID, "read")
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		} else if !member {
 			httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Workspace not found"))
 			return
-		} else if err != nil {
+		}
+		_, manage, err := b.may(r.Context(), ws, cur.User.ID, "manage")
+		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
@@ -69,7 +72,7 @@ func (b *Billing) APIHandler(usage UsageFunc) http.Handler {
 			httpx.WriteError(w, r, err)
 			return
 		}
-		ans.CanManage = role == "owner" || role == "admin"
+		ans.CanManage = manage
 		httpx.WriteJSON(w, http.StatusOK, ans)
 	})
 	mux.HandleFunc("/api/billing/", httpx.NotFound)

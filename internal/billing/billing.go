@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/billing/polar"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -19,8 +20,10 @@ import (
 )
 
 var (
-	errNotConfigured    = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
-	errProductNotFound  = httpx.NewError(http.StatusBadRequest, "PRODUCT_NOT_FOUND", "Product not found")
+	errNotConfigured = httpx.NewError(http.StatusServiceUnavailable, "BILLING_NOT_CONFIGURED", "Billing is not configured on this server")
+	// The plugin answers these two with a message and no code.
+	errProductNotFound  = httpx.NewError(http.StatusBadRequest, "", "Product not found")
+	errSignInToCheckout = httpx.NewError(http.StatusUnauthorized, "", "You must be logged in to checkout")
 	errNotYourWorkspace = httpx.NewError(http.StatusForbidden, "FORBIDDEN", "You can only buy a plan for a workspace you own")
 )
 
@@ -29,7 +32,8 @@ type Billing struct {
 	cfg   config.Billing
 	auth  *auth.Service
 	st    *store.Store
-	polar *polar.Client // nil when billing is not configured
+	polar *polar.Client        // nil when billing is not configured
+	orgs  *organization.Plugin // nil: personal workspaces only
 	subs  subscriptions
 	now   func() time.Time
 }

@@ -28,6 +28,7 @@ type checkoutBody struct {
 	EmbedOrigin        *string         `json:"embedOrigin"`
 	SuccessURL         *string         `json:"successUrl"`
 	ReturnURL          *string         `json:"returnUrl"`
+	AllowTrial         *bool           `json:"allowTrial"`
 
 	products []string
 }
@@ -89,8 +90,10 @@ func (b *checkoutBody) validate() error {
 // checkout creates a Polar checkout for the signed-in user and answers {url, redirect}. The
 // plan it buys is for referenceId's workspace (one the user owns), else their personal one.
 func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
-	cur, ok := b.auth.RequireSensitive(w, r)
-	if !ok {
+	// The plugin's order: the body, then the product, then the session (authenticatedUsersOnly).
+	cur, err := b.auth.CurrentSession(w, r, false)
+	if err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	var body checkoutBody
@@ -114,10 +117,14 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, errProductNotFound)
 		return
 	}
+	if cur == nil {
+		auth.WriteError(w, r, errSignInToCheckout)
+		return
+	}
 	workspace := store.PersonalWorkspaceID(cur.User.ID)
 	if body.ReferenceID != nil {
-		role, err := b.st.Membership(r.Context(), *body.ReferenceID, cur.User.ID)
-		if err != nil || (role != "owner" && role != "admin") {
+		_, manage, err := b.may(r.Context(), *body.ReferenceID, cur.User.ID, "manage")
+		if err != nil || !manage {
 			auth.WriteError(w, r, errNotYourWorkspace)
 			return
 		}
@@ -136,7 +143,7 @@ func (b *Billing) checkout(w http.ResponseWriter, r *http.Request) {
 	in := polar.CheckoutCreate{
 		Products: products, ExternalCustomerID: cur.User.ID, SuccessURL: success, ReturnURL: ret,
 		Metadata: meta, CustomFieldData: body.CustomFieldData, AllowDiscountCodes: body.AllowDiscountCodes == nil || *body.AllowDiscountCodes,
-		DiscountID: str(body.DiscountID), EmbedOrigin: str(body.EmbedOrigin),
+		DiscountID: str(body.DiscountID), EmbedOrigin: str(body.EmbedOrigin), AllowTrial: body.AllowTrial == nil || *body.AllowTrial,
 	}
 	co, err := b.polar.CreateCheckout(r.Context(), in)
 	if err != nil {

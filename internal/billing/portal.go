@@ -52,7 +52,7 @@ func (b *Billing) state(w http.ResponseWriter, r *http.Request) {
 		b.failed(w, r, "Subscriptions list failed", err)
 		return
 	}
-	writeRaw(w, st)
+	b.writeSDK(w, r, st, false)
 }
 
 func (b *Billing) subscriptionsList(w http.ResponseWriter, r *http.Request) {
@@ -95,7 +95,7 @@ func (b *Billing) portalList(w http.ResponseWriter, r *http.Request, what, failu
 		b.failed(w, r, failure, err)
 		return
 	}
-	writeRaw(w, list)
+	b.writeSDK(w, r, list, true)
 }
 
 // failed answers the plugin's message for a Polar call that failed (502: Polar's side).
@@ -104,10 +104,16 @@ func (b *Billing) failed(w http.ResponseWriter, r *http.Request, msg string, err
 	auth.WriteError(w, r, httpx.NewError(http.StatusBadGateway, "POLAR_REQUEST_FAILED", msg))
 }
 
-func writeRaw(w http.ResponseWriter, raw json.RawMessage) {
+// writeSDK answers Polar's JSON as the plugin does (sdkShape).
+func (b *Billing) writeSDK(w http.ResponseWriter, r *http.Request, raw json.RawMessage, asPage bool) {
+	out, err := sdkShape(raw, asPage)
+	if err != nil {
+		b.failed(w, r, "Polar answered something that is not JSON", err)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(raw)
+	w.Write(out)
 }
 
 func optionalInt(v string) (int, bool) {

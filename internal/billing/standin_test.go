@@ -2,22 +2,29 @@ package billing_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// polarStandIn is a local stand-in for the Polar API calls we make. It checks the bearer token
-// on every request, records each call, and answers with Polar's status codes and bodies.
+// polarStandIn is a local stand-in for the Polar API calls we make (and the ones
+// @polar-sh/better-auth makes through @polar-sh/sdk). It checks the bearer token on every
+// request, records each call, keeps its customers, and answers with Polar's status codes and
+// complete bodies (testdata/polar: the SDK's response schemas accept them, which the compare
+// test relies on).
 type polarStandIn struct {
-	URL   string
-	token string
-	mu    sync.Mutex
-	calls []call
-	fail  map[string][]int // "METHOD /path" -> statuses to answer before succeeding
+	URL       string
+	token     string
+	mu        sync.Mutex
+	calls     []call
+	fail      map[string][]int // "METHOD /path" -> statuses to answer before succeeding
+	customers []map[string]any
+	nextID    int
 }
 
 type call struct {
@@ -51,18 +58,40 @@ func (p *polarStandIn) recorded(method, path string) []call {
 	return out
 }
 
+// take returns the calls recorded since the last take, and forgets them.
+func (p *polarStandIn) take() []call {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.calls
+	p.calls = nil
+	return out
+}
+
+// fixture reads a complete Polar object from testdata/polar.
+func fixture(name string) map[string]any {
+	raw, err := os.ReadFile("testdata/polar/" + name + ".json")
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
 func (p *polarStandIn) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	c := call{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization")}
 	json.Unmarshal(raw, &c.Body)
 	route := r.Method + " " + r.URL.Path
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.calls = append(p.calls, c)
 	var status int
 	if q := p.fail[route]; len(q) > 0 {
 		status, p.fail[route] = q[0], q[1:]
 	}
-	p.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if status != 0 {
 		w.WriteHeader(status)
@@ -71,33 +100,112 @@ func (p *polarStandIn) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	portal := strings.HasPrefix(r.URL.Path, "/v1/customer-portal/")
 	if !portal && c.Auth != "Bearer "+p.token || portal && c.Auth != "Bearer portal-session-token" {
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":"Unauthorized","detail":"Unauthorized"}`)
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "Unauthorized", "detail": "Unauthorized"})
 		return
 	}
+	p.answer(w, r, route, c.Body)
+}
+
+var notFoundBody = map[string]any{"error": "ResourceNotFound", "detail": "Not found"}
+
+// answer serves one call; p.mu is held.
+func (p *polarStandIn) answer(w http.ResponseWriter, r *http.Request, route string, body map[string]any) {
+	external := strings.TrimPrefix(r.URL.Path, "/v1/customers/external/")
 	switch {
 	case route == "POST /v1/checkouts/":
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"id": "co_1", "url": "https://sandbox.polar.sh/checkout/polar_c_123", "status": "open",
-			"client_secret": "polar_c_123", "products": c.Body["products"], "metadata": c.Body["metadata"], "embed_origin": c.Body["embed_origin"]})
+		co := fixture("checkout")
+		for _, k := range []string{"metadata", "embed_origin", "success_url", "return_url", "allow_discount_codes", "discount_id", "external_customer_id", "customer_id"} {
+			if v, ok := body[k]; ok && v != nil {
+				co[k] = v
+			}
+		}
+		writeJSON(w, http.StatusCreated, co)
 	case route == "GET /v1/customers/":
-		io.WriteString(w, `{"items":[],"pagination":{"total_count":0,"max_page":1}}`)
+		items := []any{}
+		for _, cu := range p.customers {
+			if cu["email"] == r.URL.Query().Get("email") {
+				items = append(items, cu)
+			}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "pagination": map[string]any{"total_count": len(items), "max_page": 1}})
 	case route == "POST /v1/customers/":
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"id": "cus_1", "email": c.Body["email"], "name": c.Body["name"], "external_id": c.Body["external_id"]})
-	case strings.HasPrefix(route, "PATCH /v1/customers/external/"):
-		json.NewEncoder(w).Encode(map[string]any{"id": "cus_1", "email": c.Body["email"]})
-	case strings.HasPrefix(route, "DELETE /v1/customers/external/"):
-		w.WriteHeader(http.StatusNoContent)
+		p.nextID++
+		cu := fixture("customer")
+		cu["id"], cu["email"], cu["name"], cu["external_id"] = fmt.Sprintf("cus_%d", p.nextID), body["email"], body["name"], body["external_id"]
+		p.customers = append(p.customers, cu)
+		writeJSON(w, http.StatusCreated, cu)
+	case strings.HasSuffix(r.URL.Path, "/state") && r.Method == "GET":
+		cu := p.customer("external_id", strings.TrimSuffix(external, "/state"))
+		if cu == nil {
+			writeJSON(w, http.StatusNotFound, notFoundBody)
+			return
+		}
+		st := fixture("customer_state")
+		for k, v := range cu {
+			st[k] = v
+		}
+		writeJSON(w, http.StatusOK, st)
+	case strings.HasPrefix(r.URL.Path, "/v1/customers/external/"), strings.HasPrefix(r.URL.Path, "/v1/customers/"):
+		key, value := "external_id", external
+		if external == r.URL.Path {
+			key, value = "id", strings.TrimPrefix(r.URL.Path, "/v1/customers/")
+		}
+		cu := p.customer(key, value)
+		if cu == nil {
+			writeJSON(w, http.StatusNotFound, notFoundBody)
+			return
+		}
+		switch r.Method {
+		case "PATCH":
+			for k, v := range body {
+				cu[k] = v
+			}
+			writeJSON(w, http.StatusOK, cu)
+		case "DELETE":
+			p.customers = removeCustomer(p.customers, cu)
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			writeJSON(w, http.StatusOK, cu)
+		}
 	case route == "POST /v1/customer-sessions/":
-		w.WriteHeader(http.StatusCreated)
-		io.WriteString(w, `{"id":"cs_1","token":"portal-session-token","customer_portal_url":"https://sandbox.polar.sh/acme/portal?customer_session_token=x"}`)
-	case strings.HasSuffix(r.URL.Path, "/state"):
-		io.WriteString(w, `{"id":"cus_1","active_subscriptions":[],"granted_benefits":[],"active_meters":[]}`)
+		cu := p.customer("external_id", fmt.Sprint(body["external_customer_id"]))
+		if cu == nil {
+			writeJSON(w, http.StatusNotFound, notFoundBody)
+			return
+		}
+		s := fixture("customer_session")
+		s["customer_id"], s["customer"] = cu["id"], cu
+		if v, ok := body["return_url"]; ok {
+			s["return_url"] = v
+		}
+		writeJSON(w, http.StatusCreated, s)
 	case route == "GET /v1/customer-portal/subscriptions/", route == "GET /v1/customer-portal/orders/":
-		io.WriteString(w, `{"items":[{"id":"x1"}],"pagination":{"total_count":1,"max_page":1}}`)
+		writeJSON(w, http.StatusOK, map[string]any{"items": []any{}, "pagination": map[string]any{"total_count": 0, "max_page": 0}})
 	default:
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"error":"ResourceNotFound","detail":"Not found"}`)
+		writeJSON(w, http.StatusNotFound, notFoundBody)
 	}
+}
+
+func (p *polarStandIn) customer(key, value string) map[string]any {
+	for _, cu := range p.customers {
+		if fmt.Sprint(cu[key]) == value {
+			return cu
+		}
+	}
+	return nil
+}
+
+func removeCustomer(list []map[string]any, cu map[string]any) []map[string]any {
+	out := list[:0]
+	for _, x := range list {
+		if x["id"] != cu["id"] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
 }

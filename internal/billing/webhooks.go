@@ -132,7 +132,7 @@ func (b *Billing) apply(ctx context.Context, ev event) error {
 // the buyer's personal workspace.
 func (b *Billing) workspaceFor(ctx context.Context, userID string, meta map[string]any) string {
 	if ref, ok := meta["referenceId"].(string); ok && ref != "" {
-		if role, err := b.st.Membership(ctx, ref, userID); err == nil && (role == "owner" || role == "admin") {
+		if _, manage, err := b.may(ctx, ref, userID, "manage"); err == nil && manage {
 			return ref
 		}
 	}

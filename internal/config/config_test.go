@@ -135,3 +135,41 @@ func TestTimeStrings(t *testing.T) {
 		t.Errorf("AUTH_ADMIN_USER_IDS = %q, %v (ids keep their case)", c.AdminUserIDs, err)
 	}
 }
+
+// Cognito's endpoints and issuer come from its domain, region and pool: with a client id and
+// any of them missing the configuration is refused, naming the missing variable.
+func TestCognitoNeedsDomainRegionPool(t *testing.T) {
+	full := map[string]string{"COGNITO_CLIENT_ID": "c", "COGNITO_DOMAIN": "auth.example.com", "COGNITO_REGION": "eu-west-1", "COGNITO_USER_POOL_ID": "p"}
+	if _, err := load(full); err != nil {
+		t.Fatalf("complete cognito: %v", err)
+	}
+	for _, missing := range []string{"COGNITO_DOMAIN", "COGNITO_REGION", "COGNITO_USER_POOL_ID"} {
+		env := map[string]string{}
+		for k, v := range full {
+			if k != missing {
+				env[k] = v
+			}
+		}
+		if _, err := load(env); err == nil || !strings.Contains(err.Error(), missing) {
+			t.Errorf("without %s: %v", missing, err)
+		}
+	}
+	if _, err := load(map[string]string{"COGNITO_DOMAIN": "x"}); err != nil {
+		t.Errorf("cognito off: %v", err)
+	}
+}
+
+// SOCIAL_TEST_IDP_URL points the providers at a stand-in for browser tests; production refuses it.
+func TestSocialTestIDPURL(t *testing.T) {
+	c, err := load(map[string]string{"SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
+	if err != nil || c.Social.TestIDPURL != "http://127.0.0.1:9999" {
+		t.Fatalf("development: %v %q", err, c.Social.TestIDPURL)
+	}
+	if _, err := load(map[string]string{"SOCIAL_TEST_IDP_URL": "ftp://x"}); err == nil {
+		t.Error("a non-http URL was accepted")
+	}
+	c, err = load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 40), "SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
+	if err == nil || !strings.Contains(err.Error(), "SOCIAL_TEST_IDP_URL") {
+		t.Errorf("production: %v", err)
+	}
+}

@@ -26,6 +26,9 @@ type Social struct {
 	SalesforceEnv      string // SALESFORCE_ENVIRONMENT: production | sandbox
 	GitlabIssuer       string // GITLAB_ISSUER
 	EncryptOAuthTokens bool   // AUTH_ENCRYPT_OAUTH_TOKENS
+	// TestIDPURL (SOCIAL_TEST_IDP_URL) is for browser tests only: every provider's endpoints go
+	// to a stand-in identity provider at this URL. Refused in production.
+	TestIDPURL string
 
 	TrustedProviders      []string // AUTH_TRUSTED_PROVIDERS: link to an existing user even without a verified email
 	AccountLinking        bool     // AUTH_ACCOUNT_LINKING_ENABLED
@@ -50,11 +53,22 @@ func (p *parser) social(production bool) Social {
 	s.CognitoDomain = p.str("COGNITO_DOMAIN", "")
 	s.CognitoRegion = p.str("COGNITO_REGION", "")
 	s.CognitoUserPoolID = p.str("COGNITO_USER_POOL_ID", "")
+	if _, on := s.Providers["cognito"]; on {
+		// Better Auth refuses to start cognito without all three: they make its endpoints and issuer.
+		for _, nv := range [][2]string{{"COGNITO_DOMAIN", s.CognitoDomain}, {"COGNITO_REGION", s.CognitoRegion}, {"COGNITO_USER_POOL_ID", s.CognitoUserPoolID}} {
+			if nv[1] == "" {
+				p.fail(nv[0], "required when COGNITO_CLIENT_ID is set")
+			}
+		}
+	}
 	s.MicrosoftTenantID = p.str("MICROSOFT_TENANT_ID", "common")
 	s.PaypalEnvironment = p.oneOf("PAYPAL_ENVIRONMENT", "sandbox", "sandbox", "live")
 	s.SalesforceEnv = p.oneOf("SALESFORCE_ENVIRONMENT", "production", "production", "sandbox")
 	s.GitlabIssuer = strings.TrimRight(p.str("GITLAB_ISSUER", "https://gitlab.com"), "/")
 	s.EncryptOAuthTokens = p.boolean("AUTH_ENCRYPT_OAUTH_TOKENS", production)
+	if s.TestIDPURL = p.schemeURL("SOCIAL_TEST_IDP_URL", "http", "https"); s.TestIDPURL != "" && production {
+		p.fail("SOCIAL_TEST_IDP_URL", "is for tests only and refused in production")
+	}
 	s.TrustedProviders = p.list("AUTH_TRUSTED_PROVIDERS", true)
 	s.AccountLinking = p.boolean("AUTH_ACCOUNT_LINKING_ENABLED", true)
 	s.AllowDifferentEmails = p.boolean("AUTH_ALLOW_DIFFERENT_EMAILS", false)

@@ -80,3 +80,24 @@ func (w *deadlineWriter) Write(p []byte) (int, error) {
 	}
 	return w.w.Write(p)
 }
+
+// KeepWritingResponse is KeepWriting for a handler that needs a whole ResponseWriter (a
+// reverse proxy): writes extend the write deadline; Unwrap lets http.ResponseController reach
+// the connection's Flush and deadlines.
+func KeepWritingResponse(w http.ResponseWriter, s Stream) http.ResponseWriter {
+	return &deadlineResponse{ResponseWriter: w, ext: newExtender(w, s)}
+}
+
+type deadlineResponse struct {
+	http.ResponseWriter
+	ext *extender
+}
+
+func (w *deadlineResponse) Write(p []byte) (int, error) {
+	if d, ok := w.ext.next(); ok {
+		_ = w.ext.rc.SetWriteDeadline(d)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineResponse) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -105,10 +105,11 @@ const (
 	formType = "application/x-www-form-urlencoded"
 )
 
-// JSONOnly and JSONOrForm are the media types state-changing routes declare.
+// The media types state-changing routes declare, in the order a 415 answer lists them.
 var (
 	JSONOnly   = []string{jsonType}
-	JSONOrForm = []string{formType, jsonType}
+	JSONOrForm = []string{jsonType, formType}
+	FormOrJSON = []string{formType, jsonType}
 )
 
 // mediaType is the request's Content-Type without parameters, lower-cased.

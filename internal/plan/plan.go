@@ -77,6 +77,7 @@ type Feature string
 
 const (
 	Datasets  Feature = "datasets"
+	History   Feature = "history" // periods older than the plan's latest HistoryPeriods
 	Watchlist Feature = "watchlist"
 	Seats     Feature = "seats"
 	Alerts    Feature = "alerts"
@@ -97,7 +98,7 @@ func (e *LimitError) Error() string { return e.HTTP().Message }
 // HTTP is the error as the API answers it: 403 PLAN_LIMIT_REACHED.
 func (e *LimitError) HTTP() *httpx.Error {
 	what := map[Feature]string{
-		Datasets: "More datasets", Watchlist: "More watchlist items", Seats: "More members",
+		Datasets: "More datasets", History: "Older periods", Watchlist: "More watchlist items", Seats: "More members",
 		Alerts: "Email alerts", Exports: "Exports", API: "API access",
 	}[e.Feature]
 	msg := fmt.Sprintf("%s are not included in the %s plan.", what, ByName(e.Current).Title)
@@ -107,8 +108,8 @@ func (e *LimitError) HTTP() *httpx.Error {
 	return httpx.NewError(http.StatusForbidden, "PLAN_LIMIT_REACHED", msg)
 }
 
-// Allow checks one more use of a counted feature (datasets, watchlist items, seats): used is
-// what the workspace has now, adding how many the request adds.
+// Allow checks one more use of a counted feature (datasets, history periods, watchlist items,
+// seats): used is what the workspace has now, adding how many the request adds.
 func (p Plan) Allow(f Feature, used, adding int) error {
 	limit := p.count(f)
 	if limit == Unlimited || used+adding <= limit {
@@ -132,6 +133,8 @@ func (p Plan) count(f Feature) int {
 	switch f {
 	case Datasets:
 		return p.Limits.Datasets
+	case History:
+		return p.Limits.HistoryPeriods
 	case Watchlist:
 		return p.Limits.WatchlistItems
 	case Seats:
@@ -167,7 +170,7 @@ func (p Plan) refuse(f Feature, need int) error {
 // lifts reports whether the plan allows need uses of a counted feature, or has an on/off one.
 func (p Plan) lifts(f Feature, need int) bool {
 	switch f {
-	case Datasets, Watchlist, Seats:
+	case Datasets, History, Watchlist, Seats:
 		limit := p.count(f)
 		return limit == Unlimited || need <= limit
 	}

@@ -26,6 +26,10 @@ func TestLimitsPerPlan(t *testing.T) {
 		{Free, Seats, 1, 1, Pro},
 		{Pro, Seats, 3, 1, Team},
 		{Team, Seats, 10, 1, "-"},
+		{Free, History, 13, 0, ""},
+		{Free, History, 14, 0, Pro}, // a 13-period change needs 14 periods
+		{Pro, History, 1000, 0, ""},
+		{Team, History, 1000, 0, ""},
 	}
 	for _, c := range cases {
 		err := ByName(c.plan).Allow(c.feature, c.used, c.adding)

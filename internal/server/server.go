@@ -15,6 +15,7 @@ type Deps struct {
 	Trends  http.Handler // /api/trends/... and the other product APIs under /api/
 	Outbox  http.Handler // development mail outbox at /dev/outbox (nil in production)
 	Billing http.Handler // the workspace's plan, limits and usage at /api/billing/
+	Admin   http.Handler // the operator's figures at /api/admin/ (admins only)
 	// TrustedOrigin wraps a handler with the auth routes' origin check for state-changing
 	// requests (the theme server functions); nil leaves them unchecked.
 	TrustedOrigin func(http.Handler) http.Handler
@@ -26,6 +27,9 @@ func New(cfg *config.Config, d Deps) http.Handler {
 	mux := http.NewServeMux()
 	if d.Auth != nil {
 		mux.Handle("/api/auth/", d.Auth)
+	}
+	if d.Admin != nil {
+		mux.Handle("/api/admin/", d.Admin)
 	}
 	if d.Billing != nil {
 		mux.Handle("/api/billing/", d.Billing)

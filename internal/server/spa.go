@@ -51,13 +51,17 @@ var pageRoutes = map[string]bool{
 	"/": true, "/sign-in": true,
 	"/dashboard": true, "/dashboard/explore": true, "/dashboard/term": true, "/dashboard/product": true,
 	"/dashboard/brand": true, "/dashboard/watchlist": true, "/dashboard/imports": true, "/dashboard/account": true, "/dashboard/billing": true,
-	"/device": true, "/admin": true,
+	"/dashboard/workspace": true,
+	"/device":              true, "/admin": true,
 }
 
-// isPageRoute also admits the admin area's user pages (/admin/users/<id>).
+// isPageRoute also admits the admin area's user pages (/admin/users/<id>) and the invitation
+// mail's link (/accept-invitation/<id>).
 func isPageRoute(p string) bool {
-	if id, ok := strings.CutPrefix(p, "/admin/users/"); ok {
-		return id != "" && !strings.Contains(id, "/")
+	for _, prefix := range []string{"/admin/users/", "/accept-invitation/"} {
+		if id, ok := strings.CutPrefix(p, prefix); ok {
+			return id != "" && !strings.Contains(id, "/")
+		}
 	}
 	return pageRoutes[p]
 }

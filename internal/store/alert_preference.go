@@ -72,7 +72,7 @@ func (s *Store) SetAlertFrequency(ctx context.Context, userID, frequency string,
 // never chose) is frequency.
 func (s *Store) AlertRecipients(ctx context.Context, workspaceID, frequency string) ([]AlertRecipient, error) {
 	rows, err := s.query(ctx, `select u."id", u."email", u."name", coalesce(p."frequency", ?), coalesce(p."threshold", ?)
-		from "workspaceMember" m join "user" u on u."id" = m."userId" left join "alertPreference" p on p."userId" = u."id"
+		from `+s.workspaceMembers()+` m join "user" u on u."id" = m."userId" left join "alertPreference" p on p."userId" = u."id"
 		where m."workspaceId" = ? and coalesce(p."frequency", ?) = ? order by u."id"`,
 		DefaultAlertPreference.Frequency, DefaultAlertPreference.Threshold, workspaceID, DefaultAlertPreference.Frequency, frequency)
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Store) AlertRecipients(ctx context.Context, workspaceID, frequency stri
 // belong to that watch at least one item.
 func (s *Store) WeeklyAlertRecipients(ctx context.Context) ([]AlertRecipient, error) {
 	rows, err := s.query(ctx, `select u."id", u."email", u."name", p."frequency", p."threshold", m."workspaceId"
-		from "alertPreference" p join "user" u on u."id" = p."userId" join "workspaceMember" m on m."userId" = u."id"
+		from "alertPreference" p join "user" u on u."id" = p."userId" join `+s.workspaceMembers()+` m on m."userId" = u."id"
 		where p."frequency" = ? and exists (select 1 from "watchlistItem" w where w."workspaceId" = m."workspaceId")
 		order by u."id", m."workspaceId"`, AlertsWeekly)
 	if err != nil {

@@ -29,6 +29,9 @@ type Store struct {
 	db       *sql.DB
 	dialect  dialect
 	sessions SessionCache // optional (REDIS_URL); see session_cache.go
+	// memberSources are selects of (workspaceId, userId) beside workspaceMember: plugins whose
+	// records make users members of workspaces (organizations) add theirs at start-up.
+	memberSources []string
 }
 
 // Open connects to PostgreSQL when databaseURL is set, otherwise to SQLite at

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -88,4 +89,38 @@ func (s *Store) MemberCount(ctx context.Context, workspaceID string) (int, error
 	var n int
 	err := s.queryRow(ctx, `select count(*) from "workspaceMember" where "workspaceId" = ?`, workspaceID).Scan(&n)
 	return n, err
+}
+
+// EnsureWorkspace creates a workspace row for an organization's workspace if it has none yet,
+// so its watchlist items have a workspace to belong to. Membership stays in the organization
+// plugin's tables. Call it only before a write: reads must never take the write lock.
+func (s *Store) EnsureWorkspace(ctx context.Context, id, name, kind string, now time.Time) error {
+	var exists int
+	if err := s.queryRow(ctx, `select count(*) from "workspace" where "id" = ?`, id).Scan(&exists); err != nil || exists > 0 {
+		return err
+	}
+	_, err := s.exec(ctx, `insert into "workspace" ("id", "name", "kind", "createdAt") values (?, ?, ?, ?) on conflict ("id") do nothing`,
+		id, name, kind, s.dialect.timeArg(now))
+	if err != nil {
+		return fmt.Errorf("workspace: create: %w", err)
+	}
+	return nil
+}
+
+// AddWorkspaceMembers adds a select of ("workspaceId", "userId") pairs to the workspace members
+// that alert digests go to (the organization plugin's members: its tables are its own). Call it
+// at start-up, before serving.
+func (s *Store) AddWorkspaceMembers(selectSQL string) {
+	if !slices.Contains(s.memberSources, selectSQL) {
+		s.memberSources = append(s.memberSources, selectSQL)
+	}
+}
+
+// workspaceMembers is a subquery of every (workspaceId, userId) membership.
+func (s *Store) workspaceMembers() string {
+	q := `select "workspaceId", "userId" from "workspaceMember"`
+	for _, src := range s.memberSources {
+		q += " union " + src
+	}
+	return "(" + q + ")"
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
 )
 
@@ -48,10 +49,43 @@ func (s *Service) putAlertSettings(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, httpx.BadRequest("threshold: must be a whole percent from 1 to 500"))
 		return
 	}
+	if *b.Frequency != store.AlertsOff {
+		if err := s.allowAlerts(r, cur.User.ID); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
 	p := store.AlertPreference{Frequency: *b.Frequency, Threshold: *b.Threshold}
 	if err := s.store.SetAlertPreference(r.Context(), cur.User.ID, p, s.now()); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, alertSettingsJSON{AlertPreference: p, Email: cur.User.Email})
+}
+
+// allowAlerts refuses to switch digests on when no workspace of the user is on a plan with
+// alerts (digests are per workspace and only sent for those: alerts.Notifier); the refusal
+// names the plan that includes them.
+func (s *Service) allowAlerts(r *http.Request, userID string) error {
+	mine, err := s.store.WorkspacesOf(r.Context(), userID)
+	if err != nil {
+		return err
+	}
+	var refusal error
+	for _, ws := range mine {
+		p, err := s.plans(r.Context(), ws.ID)
+		if err != nil {
+			return err
+		}
+		if refusal = p.AllowFeature(plan.Alerts); refusal == nil {
+			return nil
+		}
+	}
+	if refusal == nil { // no workspace yet: the personal one is on Free until it subscribes
+		refusal = plan.ByName(plan.Free).AllowFeature(plan.Alerts)
+		if p, err := s.plans(r.Context(), store.PersonalWorkspaceID(userID)); err != nil || p.Limits.Alerts {
+			return err
+		}
+	}
+	return planError(refusal)
 }

@@ -94,6 +94,13 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	other := app.SignUp(t, "other@example.com", "password123")
 	personal(t, other)
 	anon := app.Client(t)
+	// A member of the owner's organization whose custom role grants nothing on its data.
+	org := orgCreate(t, owner, "Shape")
+	if res := owner.Do("POST", orgAPI+"create-role", map[string]any{"organizationId": org, "role": "outside", "permission": map[string][]string{"team": {"create"}}}); res.Status != 200 {
+		t.Fatalf("create-role: %d %s", res.Status, res.Body)
+	}
+	powerless := app.SignUp(t, "powerless@example.com", "password123")
+	orgJoin(t, owner, powerless, org, "powerless@example.com", "outside")
 	doc := loadOpenAPI(t, app)
 
 	base := "/api/trends/{ws}/datasets/{ds}"
@@ -180,6 +187,7 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 			check(method, path, do(owner, concrete+"&x=%FF"))
 			if strings.Contains(path, "{ws}") {
 				check(method, path, do(other, concrete))
+				check(method, path, do(powerless, strings.Replace(concrete, ws, org, 1)))
 			}
 			if method != "GET" {
 				check(method, path, do(other, strings.Replace(concrete, ws, "demo", 1)))

@@ -16,15 +16,22 @@ func (s *Service) DeleteUserData(ctx context.Context, userID string) error {
 		return err
 	}
 	for _, ws := range owned {
-		if err := s.jobs.dropWorkspace(ctx, ws); err != nil {
-			return fmt.Errorf("delete user data: imports of %s: %w", ws, err)
-		}
-		if err := s.wh.DeleteWorkspace(ctx, ws); err != nil {
-			return fmt.Errorf("delete user data: datasets of %s: %w", ws, err)
-		}
-		if err := s.store.DeleteWorkspace(ctx, ws); err != nil {
-			return err
+		if err := s.DeleteWorkspaceData(ctx, ws); err != nil {
+			return fmt.Errorf("delete user data: %w", err)
 		}
 	}
 	return s.store.DeleteUserRows(ctx, userID)
+}
+
+// DeleteWorkspaceData removes a workspace's import jobs and upload files, its datasets in the
+// warehouse and its watchlist: an account's own workspaces when it is deleted, an
+// organization's when the organization is (organization.Plugin.OnDeleted, wired in internal/app).
+func (s *Service) DeleteWorkspaceData(ctx context.Context, ws string) error {
+	if err := s.jobs.dropWorkspace(ctx, ws); err != nil {
+		return fmt.Errorf("imports of %s: %w", ws, err)
+	}
+	if err := s.wh.DeleteWorkspace(ctx, ws); err != nil {
+		return fmt.Errorf("datasets of %s: %w", ws, err)
+	}
+	return s.store.DeleteWorkspace(ctx, ws)
 }

@@ -24,7 +24,7 @@ const maxFilesPerUpload = 50
 // upload streams each file of a multipart form to a temporary file (never whole in memory),
 // then queues one import job per file. Form fields: files (repeated), marketplace, period, lenient.
 func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, importData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -90,6 +90,11 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	if err := s.uploadFitsPlan(r, c.workspace, opts); err != nil {
+		cleanup()
+		httpx.WriteError(w, r, err)
+		return
+	}
 	for _, j := range saved {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
 		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
@@ -102,6 +107,26 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		out = append(out, snap)
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
+}
+
+// uploadFitsPlan refuses at once an upload whose form names a marketplace the workspace has no
+// dataset of when its plan allows no more datasets (files that name it themselves are checked
+// when their job runs: Jobs.checkDataset).
+func (s *Service) uploadFitsPlan(r *http.Request, workspace string, opts report.Options) error {
+	if opts.Marketplace == "" {
+		return nil
+	}
+	ds, err := s.wh.Datasets(r.Context(), workspace)
+	if err != nil {
+		return err
+	}
+	m := report.NormalizeMarketplace(opts.Marketplace)
+	for _, d := range ds {
+		if d.Marketplace == m {
+			return nil
+		}
+	}
+	return planError(s.allowDataset(r.Context(), workspace, len(ds)))
 }
 
 func uploadError(err error) error {
@@ -165,7 +190,7 @@ func uploadOptions(fields map[string]string) (report.Options, error) {
 }
 
 func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -174,7 +199,7 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -194,7 +219,7 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {
-	c, err := s.access(r, true)
+	c, err := s.access(r, deleteData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

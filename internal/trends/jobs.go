@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
@@ -28,6 +29,8 @@ type Job struct {
 	Skipped    []report.ParseError       `json:"skipped,omitempty"`
 	SkipCount  int                       `json:"skippedCount"`
 	Error      string                    `json:"error,omitempty"`
+	// ErrorCode is PLAN_LIMIT_REACHED when the file would add a dataset the plan does not allow.
+	ErrorCode string `json:"errorCode,omitempty"`
 	// Where a failed file is wrong, when the error says: a CSV line or an SP-API record, the
 	// column by its header name, and the value found there.
 	Line      int       `json:"line,omitempty"`
@@ -55,6 +58,9 @@ type Jobs struct {
 	done  chan struct{}
 	// afterImport, when set, hears of every job that imported its files (alert digests).
 	afterImport func(workspace string, recs []*warehouse.PeriodRecord)
+	// newDataset, when set, is asked before a report starts a dataset the workspace does not
+	// have yet (have: how many it has); its error fails the job (plan limits).
+	newDataset func(ctx context.Context, workspace string, have int) error
 }
 
 func newJobs(wh *warehouse.Warehouse) *Jobs {
@@ -162,6 +168,10 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 		}
 	}()
 	for _, src := range srcs {
+		if err := j.checkDataset(ctx, job.Workspace, src.Meta()); err != nil {
+			j.fail(job, err)
+			return
+		}
 		rec, err := j.wh.Import(ctx, src, warehouse.ImportOptions{Workspace: job.Workspace, ImportedBy: job.importer, SHA256: job.sha256, Lenient: job.opts.Lenient,
 			Progress: func(int64) {
 				rows, read, total := src.Progress()
@@ -182,6 +192,24 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 	if j.afterImport != nil {
 		j.afterImport(job.Workspace, job.Results)
 	}
+}
+
+// checkDataset asks newDataset before a report opens a dataset the workspace lacks. Jobs run
+// one at a time, so no other job creates one between the check and the import.
+func (j *Jobs) checkDataset(ctx context.Context, workspace string, meta report.Meta) error {
+	if j.newDataset == nil {
+		return nil
+	}
+	ds, err := j.wh.Datasets(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		if d.Marketplace == meta.Marketplace && d.Kind == meta.Period.Kind {
+			return nil
+		}
+	}
+	return j.newDataset(ctx, workspace, len(ds))
 }
 
 // dropWorkspace forgets a deleted workspace's jobs: queued ones never start (their files are
@@ -225,8 +253,11 @@ const errImportServer = "The import failed on our side, not because of your file
 
 func (j *Jobs) fail(job *Job, err error) {
 	var pe *report.ParseError
-	msg := err.Error()
-	if !errors.As(err, &pe) {
+	var le *plan.LimitError
+	msg, code := err.Error(), ""
+	if errors.As(err, &le) { // the seller's plan, not the file: say which plan takes it
+		pe, code = &report.ParseError{}, le.HTTP().Code
+	} else if !errors.As(err, &pe) {
 		// Only what is wrong with the file is the seller's to read; a database's own words
 		// ("database is locked") are logged for us and replaced by a sentence for them.
 		pe = &report.ParseError{}
@@ -234,6 +265,6 @@ func (j *Jobs) fail(job *Job, err error) {
 		slog.Error("import failed", "job", job.ID, "file", job.FileName, "error", err)
 	}
 	j.update(job, func(x *Job) {
-		x.State, x.Error, x.Line, x.Record, x.Column, x.Value = "failed", msg, pe.Line, pe.Record, pe.Column, report.ShortValue(pe.Value)
+		x.State, x.Error, x.ErrorCode, x.Line, x.Record, x.Column, x.Value = "failed", msg, code, pe.Line, pe.Record, pe.Column, report.ShortValue(pe.Value)
 	})
 }

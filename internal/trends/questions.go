@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
@@ -12,7 +13,7 @@ import (
 // requestDataset does the access check and dataset lookup every question needs; on failure it
 // has written the error and returns nil.
 func (s *Service) requestDataset(w http.ResponseWriter, r *http.Request) *warehouse.Dataset {
-	c, err := s.access(r, false)
+	c, err := s.access(r, readData)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return nil
@@ -25,13 +26,19 @@ func (s *Service) requestDataset(w http.ResponseWriter, r *http.Request) *wareho
 	return d
 }
 
-// withDataset runs fn for the request's dataset (requestDataset) and writes its answer.
-func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*warehouse.Dataset) (any, error)) {
+// withDataset runs fn for the request's dataset (requestDataset) and how much of its history
+// the workspace's plan shows (fn passes its answer through it), and writes its answer.
+func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*warehouse.Dataset, *depth) (any, error)) {
 	d := s.requestDataset(w, r)
 	if d == nil {
 		return
 	}
-	v, err := fn(d)
+	dp, err := s.depthOf(r.Context(), d)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	v, err := fn(d, dp)
 	if errors.Is(err, warehouse.ErrNotFound) {
 		err = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Not found in this dataset")
 	}
@@ -44,12 +51,16 @@ func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*w
 }
 
 func (s *Service) summary(w http.ResponseWriter, r *http.Request) {
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.DatasetSummary(r.Context(), d) })
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
+		sum, err := s.wh.DatasetSummary(r.Context(), d)
+		dp.summary(sum)
+		return sum, err
+	})
 }
 
 // overview gathers what the overview screen shows in one request (no waterfall on page load).
 func (s *Service) overview(w http.ResponseWriter, r *http.Request) {
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
 		sum, err := s.wh.DatasetSummary(r.Context(), d)
 		if err != nil {
 			return nil, err
@@ -64,6 +75,13 @@ func (s *Service) overview(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
+		for _, p := range lists {
+			dp.page(p, time.Time{})
+		}
+		if !dp.shows(len(dp.cal)-1, dp.year) { // coming up reads last year, which the plan does not show
+			lists["comingUp"] = &warehouse.Page{Rows: []warehouse.TermRow{}}
+		}
+		dp.summary(sum)
 		return overviewAnswer{Summary: sum, Window: window, Demo: d.Workspace == DemoWorkspace, Risers: lists["risers"], Fallers: lists["fallers"],
 			New: lists["new"], Breakouts: lists["breakouts"], ComingUp: lists["comingUp"]}, nil
 	})
@@ -87,8 +105,12 @@ func (s *Service) history(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, p.err)
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
+		if err := dp.checkAt(at); err != nil {
+			return nil, err
+		}
 		h, err := s.wh.TermHistoriesAt(r.Context(), d, terms, at)
+		dp.histories(h)
 		return historyAnswer{Terms: h, Estimate: estimateNote()}, err
 	})
 }
@@ -108,7 +130,11 @@ func (s *Service) product(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, httpx.BadRequest("asin: 1 to 20 characters"))
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.ProductTerms(r.Context(), d, asin, 200) })
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
+		p, err := s.wh.ProductTerms(r.Context(), d, asin, 200)
+		dp.presence(p)
+		return p, err
+	})
 }
 
 func (s *Service) brand(w http.ResponseWriter, r *http.Request) {
@@ -117,7 +143,11 @@ func (s *Service) brand(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, httpx.BadRequest("brand: 1 to 200 characters"))
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.BrandTerms(r.Context(), d, b, 200) })
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
+		p, err := s.wh.BrandTerms(r.Context(), d, b, 200)
+		dp.presence(p)
+		return p, err
+	})
 }
 
 // names suggests brand or category names for the explore filters.
@@ -129,7 +159,7 @@ func (s *Service) names(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, p.err)
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+	s.withDataset(w, r, func(d *warehouse.Dataset, _ *depth) (any, error) { // the latest period only
 		names, err := s.wh.Names(r.Context(), d, kind, prefix)
 		return namesAnswer{Names: names}, err
 	})
@@ -145,8 +175,9 @@ func (s *Service) rootWords(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, p.err)
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) {
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
 		rw, err := s.wh.RootWords(r.Context(), d, phrase)
+		dp.rootWord(rw)
 		return rootWordsAnswer{RootWord: rw, Estimate: estimateNote()}, err
 	})
 }

@@ -29,13 +29,14 @@ type answer struct {
 }
 
 // Error statuses: 400 a parameter (the message names it), 401 no session, 403 the demo is
-// read-only (or a plan limit), 404 not yours or not there, 409 already there, 413 too large;
-// route.errors adds the 403 and 415 of the shared write checks.
+// read-only, a plan limit, or the caller's role in an organization does not grant it, 404 not
+// yours or not there, 409 already there, 413 too large; route.errors adds the 403 and 415 of
+// the shared write checks.
 var (
 	eList  = []int{400, 401}
-	eRead  = []int{400, 401, 404}
+	eRead  = []int{400, 401, 403, 404}
 	eWrite = []int{400, 401, 403, 404}
-	eWatch = []int{400, 401, 404} // the demo's watchlist is the caller's own: no read-only refusal
+	eWatch = []int{400, 401, 403, 404} // the demo's watchlist is the caller's own: no read-only refusal, but roles apply
 )
 
 // errors are the route's error statuses as documented: a state-changing route also answers

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
@@ -31,6 +32,7 @@ type Service struct {
 	jobs   *Jobs
 	alerts *alerts.Notifier // nil: no alert digests (and no unsubscribe page)
 	plans  PlanFunc
+	orgs   *organization.Plugin // organizations as shared workspaces; their access check
 	now    func() time.Time
 	// Demo is the demo workspace's first generation; the server's start fills it in.
 	Demo *DemoProgress
@@ -41,11 +43,28 @@ func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *
 	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil },
 		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
 	s.jobs = newJobs(wh)
+	s.jobs.newDataset = s.allowDataset
 	return s
+}
+
+// allowDataset checks one more dataset against the workspace's plan.
+func (s *Service) allowDataset(ctx context.Context, workspace string, have int) error {
+	if workspace == DemoWorkspace {
+		return nil
+	}
+	p, err := s.plans(ctx, workspace)
+	if err != nil {
+		return err
+	}
+	return p.Allow(plan.Datasets, have, 1)
 }
 
 // SetPlans makes the service enforce each workspace's plan (without it, nothing is limited).
 func (s *Service) SetPlans(f PlanFunc) { s.plans = f }
+
+// UseOrganizations makes organizations workspaces of their members, each member's access
+// decided by the organization plugin's permission code. Call it before serving.
+func (s *Service) UseOrganizations(p *organization.Plugin) { s.orgs = p }
 
 // UseAlerts sends alert digests through n after every import and serves the alert settings
 // and unsubscribe routes with it. Call it before the first upload.

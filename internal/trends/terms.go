@@ -48,7 +48,14 @@ func (s *Service) terms(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	s.withDataset(w, r, func(d *warehouse.Dataset) (any, error) { return s.wh.Explore(r.Context(), d, q) })
+	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {
+		if err := dp.checkQuery(q); err != nil {
+			return nil, err
+		}
+		p, err := s.wh.Explore(r.Context(), d, q)
+		dp.page(p, q.At)
+		return p, err
+	})
 }
 
 var csvHeader = []string{"term", "rank", "rank_1_ago", "rank_4_ago", "rank_13_ago", "rank_52_ago", "change_1", "change_4", "change_13", "change_52",
@@ -69,6 +76,14 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	dp, err := s.depthOf(r.Context(), d)
+	if err == nil {
+		err = dp.checkQuery(q)
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	if !q.At.IsZero() { // refused before the CSV's headers go out
 		if err := s.wh.CheckPeriod(r.Context(), d, q.At); err != nil {
 			httpx.WriteError(w, r, periodError(err))
@@ -77,7 +92,9 @@ func (s *Service) termsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	name := fmt.Sprintf("sellertrends-%s-%s.csv", d.Marketplace, d.Kind)
 	writeCSV(w, r, name, csvHeader, func(emit func([]string) error) error {
+		pos := dp.pos(q.At)
 		return s.wh.ExportTerms(r.Context(), d, q, func(t warehouse.TermRow) error {
+			dp.row(pos, &t)
 			rec := []string{spreadsheetText(t.Term), strconv.Itoa(t.Rank)}
 			for _, v := range t.Ranks {
 				rec = append(rec, optInt(v))

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -26,7 +27,11 @@ type watchItemJSON struct {
 // come from. On the demo workspace the list is the caller's own personal one (the demo's data is
 // read-only, but anyone may try watching on it); elsewhere both are the workspace named.
 func (s *Service) watchAccess(r *http.Request, write bool) (list string, c *caller, err error) {
-	c, err = s.access(r, write && r.PathValue("ws") != DemoWorkspace)
+	n := readWatch
+	if write && r.PathValue("ws") != DemoWorkspace {
+		n = writeWatch
+	}
+	c, err = s.access(r, n)
 	if err != nil {
 		return "", nil, err
 	}
@@ -77,6 +82,13 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	var dp *depth
+	if d != nil {
+		if dp, err = s.depthOf(r.Context(), d); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
 	out := make([]watchItemJSON, 0, len(items))
 	for _, it := range items {
 		j := watchItemJSON{WatchlistItem: it}
@@ -84,6 +96,9 @@ func (s *Service) watchlist(w http.ResponseWriter, r *http.Request) {
 			if err := s.latestOf(r, d, &j); err != nil {
 				httpx.WriteError(w, r, err)
 				return
+			}
+			if j.Latest != nil {
+				dp.row(dp.pos(time.Time{}), j.Latest)
 			}
 		}
 		out = append(out, j)

@@ -60,6 +60,12 @@ test('the admin users table: search, sort, paging totals, ban, impersonate, dele
   await page.waitForURL('**/admin')
   const table = page.getByRole('table')
   await page.getByText('1–4 of 4 users').waitFor()
+  // The operator's figures: four accounts, the operator's session among the active ones.
+  const figures = page.getByRole('region', { name: 'Figures' })
+  await figures.getByText('Active sessions').waitFor()
+  assert.equal(await figures.locator('dt:text-is("Users") + dd').textContent(), '4')
+  assert.ok(Number(await figures.locator('dt:text-is("Active sessions") + dd').textContent()) >= 1)
+  assert.match(await figures.textContent(), /DuckDB: \d/)
   await page.screenshot({ path: join(screenshotDir, 'admin-users-light.png') })
 
   await page.getByRole('button', { name: /^Email/ }).click() // sort by email, ascending
@@ -108,6 +114,7 @@ test('the admin area at 390 px, in the dark theme', async () => {
   await page.getByRole('button', { name: 'Switch to dark theme' }).click()
   await page.getByRole('button', { name: /Close/ }).click()
   await page.getByRole('table').waitFor()
+  await page.getByRole('region', { name: 'Figures' }).getByText('Workspaces').waitFor()
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
   assert.ok(overflow <= 0, `the admin page overflows by ${overflow}px at 390 px`)
   await page.screenshot({ path: join(screenshotDir, 'admin-users-390-dark.png'), fullPage: true })
@@ -123,6 +130,7 @@ test('a plain user has no admin area, and the server refuses them', async () => 
   await page.waitForURL('**/dashboard')
   const res = await page.request.get('/api/auth/admin/list-users')
   assert.equal(res.status(), 403)
+  assert.equal((await page.request.get('/api/admin/figures')).status(), 403)
   await page.context().close()
 })
 

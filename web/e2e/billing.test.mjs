@@ -167,3 +167,46 @@ test('a checkout failure shows the server message', async () => {
   await page.getByRole('button', { name: 'Upgrade to Team' }).click()
   await page.getByText('Checkout creation failed: Product is archived.').waitFor()
 })
+
+// A Free workspace that asks for more history than its plan shows reads the refusal, which
+// names the plan, with a link to the plans; the overview shows 13 of its 14 weeks and says so.
+test('a plan limit in a screen offers the plans', async () => {
+  const free = await chrome.browser.newContext({ baseURL: app.baseURL })
+  const res = await free.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Finn Free', email: 'finn@example.com', password: 'password-123' },
+    headers: { origin: app.baseURL },
+  })
+  assert.equal(res.status(), 200)
+  const ws = (await (await free.request.get('/api/workspaces')).json())[0].id
+  // Fourteen weeks: the fixture's week with its dates moved back one week at a time.
+  const template = readFileSync(join(import.meta.dirname, 'fixtures', 'US_Top_Search_Terms_Simple_Week_2026_04_11.csv'), 'utf8')
+  const day = (d) => d.toISOString().slice(0, 10)
+  const files = {}
+  for (let i = 0; i < 14; i++) {
+    const end = new Date(Date.UTC(2026, 3, 11 - 7 * i))
+    const start = new Date(end.getTime() - 6 * 86400000)
+    const body = template.replaceAll('2026-04-05 - 2026-04-11', `${day(start)} - ${day(end)}`)
+      .replaceAll('"4/11/2026"', `"${end.getUTCMonth() + 1}/${end.getUTCDate()}/${end.getUTCFullYear()}"`)
+    files[i] = { name: `US_Top_Search_Terms_Simple_Week_${day(end).replaceAll('-', '_')}.csv`, mimeType: 'text/csv', buffer: Buffer.from(body) }
+  }
+  for (const file of Object.values(files)) {
+    const up = await free.request.post(`/api/trends/${ws}/imports`, { headers: { origin: app.baseURL }, multipart: { files: file } })
+    assert.equal(up.status(), 202, await up.text())
+    const job = (await up.json()).jobs[0]
+    assert.equal((await (await free.request.get(`/api/trends/${ws}/imports/${job.id}?wait=true`)).json()).state, 'done')
+  }
+  const ds = (await (await free.request.get(`/api/trends/${ws}/datasets`)).json()).datasets[0].id
+
+  const page = await free.newPage()
+  await page.goto(`/dashboard?ws=${ws}&ds=${ds}`)
+  await page.getByText('The 1 week before these are not shown on your plan.').waitFor()
+  assert.equal(await page.getByLabel('What is loaded').getByText('13', { exact: true }).count(), 1) // periods loaded, as the plan shows them
+  await page.goto(`/dashboard/explore?ws=${ws}&ds=${ds}&window=13`)
+  await page.getByText('Older periods are not included in the Free plan. Upgrade to Pro to get them.').waitFor()
+  assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0) // asking again changes nothing
+  await page.screenshot({ path: join(screenshotDir, 'plan-limit.png') })
+  await page.getByRole('link', { name: 'See plans' }).click()
+  await page.waitForURL('**/dashboard/billing')
+  await page.getByTestId('current-plan').filter({ hasText: 'Free' }).waitFor()
+  await free.close()
+})

@@ -16,6 +16,7 @@ import { Route as AppAdminRouteImport } from './routes/_app/admin'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
 import { Route as AppDeviceRouteImport } from './routes/_app/device'
 import { Route as UnauthenticatedSignInRouteImport } from './routes/_unauthenticated/sign-in'
+import { Route as AppAcceptInvitationIdRouteImport } from './routes/_app/accept-invitation.$id'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppDashboardIndexRouteImport } from './routes/_app/dashboard/index'
 import { Route as AppDashboardAccountRouteImport } from './routes/_app/dashboard/account'
@@ -26,6 +27,7 @@ import { Route as AppDashboardImportsRouteImport } from './routes/_app/dashboard
 import { Route as AppDashboardProductRouteImport } from './routes/_app/dashboard/product'
 import { Route as AppDashboardTermRouteImport } from './routes/_app/dashboard/term'
 import { Route as AppDashboardWatchlistRouteImport } from './routes/_app/dashboard/watchlist'
+import { Route as AppDashboardWorkspaceRouteImport } from './routes/_app/dashboard/workspace'
 import { Route as AppAdminUsersIdRouteImport } from './routes/_app/admin/users.$id'
 
 const IndexRoute = IndexRouteImport.update({
@@ -60,6 +62,11 @@ const UnauthenticatedSignInRoute = UnauthenticatedSignInRouteImport.update({
   id: '/sign-in',
   path: '/sign-in',
   getParentRoute: () => UnauthenticatedRoute,
+} as any)
+const AppAcceptInvitationIdRoute = AppAcceptInvitationIdRouteImport.update({
+  id: '/accept-invitation/$id',
+  path: '/accept-invitation/$id',
+  getParentRoute: () => AppRoute,
 } as any)
 const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   id: '/',
@@ -111,6 +118,11 @@ const AppDashboardWatchlistRoute = AppDashboardWatchlistRouteImport.update({
   path: '/watchlist',
   getParentRoute: () => AppDashboardRoute,
 } as any)
+const AppDashboardWorkspaceRoute = AppDashboardWorkspaceRouteImport.update({
+  id: '/workspace',
+  path: '/workspace',
+  getParentRoute: () => AppDashboardRoute,
+} as any)
 const AppAdminUsersIdRoute = AppAdminUsersIdRouteImport.update({
   id: '/users/$id',
   path: '/users/$id',
@@ -123,6 +135,7 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof AppDashboardRouteWithChildren
   '/device': typeof AppDeviceRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
+  '/accept-invitation/$id': typeof AppAcceptInvitationIdRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
   '/dashboard/billing': typeof AppDashboardBillingRoute
   '/dashboard/brand': typeof AppDashboardBrandRoute
@@ -131,6 +144,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/product': typeof AppDashboardProductRoute
   '/dashboard/term': typeof AppDashboardTermRoute
   '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/dashboard/workspace': typeof AppDashboardWorkspaceRoute
   '/admin/': typeof AppAdminIndexRoute
   '/dashboard/': typeof AppDashboardIndexRoute
   '/admin/users/$id': typeof AppAdminUsersIdRoute
@@ -139,6 +153,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/device': typeof AppDeviceRoute
   '/sign-in': typeof UnauthenticatedSignInRoute
+  '/accept-invitation/$id': typeof AppAcceptInvitationIdRoute
   '/dashboard/account': typeof AppDashboardAccountRoute
   '/dashboard/billing': typeof AppDashboardBillingRoute
   '/dashboard/brand': typeof AppDashboardBrandRoute
@@ -147,6 +162,7 @@ export interface FileRoutesByTo {
   '/dashboard/product': typeof AppDashboardProductRoute
   '/dashboard/term': typeof AppDashboardTermRoute
   '/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/dashboard/workspace': typeof AppDashboardWorkspaceRoute
   '/admin': typeof AppAdminIndexRoute
   '/dashboard': typeof AppDashboardIndexRoute
   '/admin/users/$id': typeof AppAdminUsersIdRoute
@@ -160,6 +176,7 @@ export interface FileRoutesById {
   '/_app/dashboard': typeof AppDashboardRouteWithChildren
   '/_app/device': typeof AppDeviceRoute
   '/_unauthenticated/sign-in': typeof UnauthenticatedSignInRoute
+  '/_app/accept-invitation/$id': typeof AppAcceptInvitationIdRoute
   '/_app/dashboard/account': typeof AppDashboardAccountRoute
   '/_app/dashboard/billing': typeof AppDashboardBillingRoute
   '/_app/dashboard/brand': typeof AppDashboardBrandRoute
@@ -168,6 +185,7 @@ export interface FileRoutesById {
   '/_app/dashboard/product': typeof AppDashboardProductRoute
   '/_app/dashboard/term': typeof AppDashboardTermRoute
   '/_app/dashboard/watchlist': typeof AppDashboardWatchlistRoute
+  '/_app/dashboard/workspace': typeof AppDashboardWorkspaceRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/_app/dashboard/': typeof AppDashboardIndexRoute
   '/_app/admin/users/$id': typeof AppAdminUsersIdRoute
@@ -180,6 +198,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/device'
     | '/sign-in'
+    | '/accept-invitation/$id'
     | '/dashboard/account'
     | '/dashboard/billing'
     | '/dashboard/brand'
@@ -188,6 +207,7 @@ export interface FileRouteTypes {
     | '/dashboard/product'
     | '/dashboard/term'
     | '/dashboard/watchlist'
+    | '/dashboard/workspace'
     | '/admin/'
     | '/dashboard/'
     | '/admin/users/$id'
@@ -196,6 +216,7 @@ export interface FileRouteTypes {
     | '/'
     | '/device'
     | '/sign-in'
+    | '/accept-invitation/$id'
     | '/dashboard/account'
     | '/dashboard/billing'
     | '/dashboard/brand'
@@ -204,6 +225,7 @@ export interface FileRouteTypes {
     | '/dashboard/product'
     | '/dashboard/term'
     | '/dashboard/watchlist'
+    | '/dashboard/workspace'
     | '/admin'
     | '/dashboard'
     | '/admin/users/$id'
@@ -216,6 +238,7 @@ export interface FileRouteTypes {
     | '/_app/dashboard'
     | '/_app/device'
     | '/_unauthenticated/sign-in'
+    | '/_app/accept-invitation/$id'
     | '/_app/dashboard/account'
     | '/_app/dashboard/billing'
     | '/_app/dashboard/brand'
@@ -224,6 +247,7 @@ export interface FileRouteTypes {
     | '/_app/dashboard/product'
     | '/_app/dashboard/term'
     | '/_app/dashboard/watchlist'
+    | '/_app/dashboard/workspace'
     | '/_app/admin/'
     | '/_app/dashboard/'
     | '/_app/admin/users/$id'
@@ -285,6 +309,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/sign-in'
       preLoaderRoute: typeof UnauthenticatedSignInRouteImport
       parentRoute: typeof UnauthenticatedRoute
+    }
+    '/_app/accept-invitation/$id': {
+      id: '/_app/accept-invitation/$id'
+      path: '/accept-invitation/$id'
+      fullPath: '/accept-invitation/$id'
+      preLoaderRoute: typeof AppAcceptInvitationIdRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/admin/': {
       id: '/_app/admin/'
@@ -356,6 +387,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppDashboardWatchlistRouteImport
       parentRoute: typeof AppDashboardRoute
     }
+    '/_app/dashboard/workspace': {
+      id: '/_app/dashboard/workspace'
+      path: '/workspace'
+      fullPath: '/dashboard/workspace'
+      preLoaderRoute: typeof AppDashboardWorkspaceRouteImport
+      parentRoute: typeof AppDashboardRoute
+    }
     '/_app/admin/users/$id': {
       id: '/_app/admin/users/$id'
       path: '/users/$id'
@@ -389,6 +427,7 @@ interface AppDashboardRouteChildren {
   AppDashboardProductRoute: typeof AppDashboardProductRoute
   AppDashboardTermRoute: typeof AppDashboardTermRoute
   AppDashboardWatchlistRoute: typeof AppDashboardWatchlistRoute
+  AppDashboardWorkspaceRoute: typeof AppDashboardWorkspaceRoute
   AppDashboardIndexRoute: typeof AppDashboardIndexRoute
 }
 
@@ -401,6 +440,7 @@ const AppDashboardRouteChildren: AppDashboardRouteChildren = {
   AppDashboardProductRoute: AppDashboardProductRoute,
   AppDashboardTermRoute: AppDashboardTermRoute,
   AppDashboardWatchlistRoute: AppDashboardWatchlistRoute,
+  AppDashboardWorkspaceRoute: AppDashboardWorkspaceRoute,
   AppDashboardIndexRoute: AppDashboardIndexRoute,
 }
 
@@ -412,12 +452,14 @@ interface AppRouteChildren {
   AppAdminRoute: typeof AppAdminRouteWithChildren
   AppDashboardRoute: typeof AppDashboardRouteWithChildren
   AppDeviceRoute: typeof AppDeviceRoute
+  AppAcceptInvitationIdRoute: typeof AppAcceptInvitationIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRoute: AppAdminRouteWithChildren,
   AppDashboardRoute: AppDashboardRouteWithChildren,
   AppDeviceRoute: AppDeviceRoute,
+  AppAcceptInvitationIdRoute: AppAcceptInvitationIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -61,6 +61,13 @@ func compareSteps() []authcompare.Step {
 		{Name: "ban unknown", Client: "admin", Method: "POST", Path: "/api/auth/admin/ban-user", Body: obj{"userId": "nope"}},
 		{Name: "unban-user", Client: "admin", Method: "POST", Path: "/api/auth/admin/unban-user", Body: obj{"userId": "{carol}"}},
 		{Name: "sign-in after unban", Client: "carol", Method: "POST", Path: "/api/auth/sign-in/email", Body: obj{"email": "carol@example.com", "password": "password999"}},
+		// A ban with an expiry lifts itself at the next sign-in once the time has passed.
+		{Name: "ban with expiry", Client: "admin", Method: "POST", Path: "/api/auth/admin/ban-user", Body: obj{"userId": "{carol}", "banReason": "cool off", "banExpiresIn": 60}},
+		{Name: "sign-in while banned", Client: "carol", Method: "POST", Path: "/api/auth/sign-in/email", Body: obj{"email": "carol@example.com", "password": "password999"}},
+		{Name: "the ban runs out", SQL: `update "user" set "banExpires" = now() - interval '1 minute' where "id" = '{carol}'`},
+		{Name: "sign-in after the ban ran out", Client: "carol", Method: "POST", Path: "/api/auth/sign-in/email", Body: obj{"email": "carol@example.com", "password": "password999"},
+			Accept: "Better Auth answers the user as read before it lifted the ban (banned: true, the old reason and expiry); ours as it now is; both databases agree (next step)"},
+		{Name: "get-user after the ban ran out", Client: "admin", Method: "GET", Path: "/api/auth/admin/get-user?id={carol}"},
 		{Name: "user signs in again", Client: "user2", Method: "POST", Path: "/api/auth/sign-in/email", Body: obj{"email": "user@example.com", "password": pw}},
 		{Name: "list-user-sessions", Client: "admin", Method: "POST", Path: "/api/auth/admin/list-user-sessions", Body: obj{"userId": "{user}"}, Save: map[string]string{"userSession": "sessions.0.token"}},
 		{Name: "revoke-user-session", Client: "admin", Method: "POST", Path: "/api/auth/admin/revoke-user-session", Body: obj{"sessionToken": "{userSession}"}},
@@ -93,6 +100,11 @@ func deviceSteps() []authcompare.Step {
 	return []authcompare.Step{
 		{Name: "device/code", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{"client_id": "sellertrends-cli", "scope": "openid profile"},
 			Save: map[string]string{"deviceCode": "device_code", "userCode": "user_code"}},
+		{Name: "device/code malformed JSON", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `{"client_id":`},
+		{Name: "device/code array", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `["sellertrends-cli"]`},
+		{Name: "device/code text/plain", Client: "device", Method: "POST", Path: "/api/auth/device/code", Raw: `{"client_id":"x"}`, ContentType: "text/plain"},
+		{Name: "device/token as a form", Client: "device", Method: "POST", Path: "/api/auth/device/token", Raw: "grant_type=x&device_code=y&client_id=z", ContentType: "application/x-www-form-urlencoded",
+			Accept: "RFC 8628's token endpoint takes forms; Better Auth 1.7.25's takes JSON only (415)"},
 		{Name: "device/code without client", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{}},
 		{Name: "device/code empty client", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{"client_id": ""}},
 		token("token pending", "sellertrends-cli", 0),
@@ -119,5 +131,12 @@ func deviceSteps() []authcompare.Step {
 		{Name: "deny", Client: "carol", Method: "POST", Path: "/api/auth/device/deny", Body: obj{"userCode": "{userCode}"}},
 		token("token denied", "sellertrends-cli", 0),
 		token("token after denial", "sellertrends-cli", wait),
+		// A code whose time is up answers expired_token once, then is gone.
+		{Name: "third device/code", Client: "device", Method: "POST", Path: "/api/auth/device/code", Body: obj{"client_id": "sellertrends-cli"},
+			Save: map[string]string{"deviceCode": "device_code", "userCode": "user_code"}},
+		{Name: "the code runs out", SQL: `update "deviceCode" set "expiresAt" = now() - interval '1 minute' where "deviceCode" = '{deviceCode}'`},
+		token("token expired", "sellertrends-cli", 0),
+		{Name: "GET /device expired", Client: "carol", Method: "GET", Path: "/api/auth/device?user_code={userCode}"},
+		token("token after expiry", "sellertrends-cli", wait),
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/ratelimit"
 )
 
@@ -66,8 +67,8 @@ func (p *Plugin) Register(s *auth.Service) error {
 	}
 	s.Handle("POST /device/code", p.code)
 	s.Handle("POST /device/token", p.token)
-	s.AcceptForms("/device/code") // RFC 8628 clients post forms
-	s.AcceptForms("/device/token")
+	s.AllowMediaTypes("/device/code", httpx.JSONOrForm) // RFC 8628 clients post forms
+	s.AllowMediaTypes("/device/token", httpx.JSONOrForm)
 	s.Handle("GET /device", p.verify, ratelimit.Rule{Window: p.ExpiresIn, Max: 5})
 	s.Handle("POST /device/approve", p.approve)
 	s.Handle("POST /device/deny", p.deny)

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
 const (
@@ -19,6 +21,9 @@ const (
 // params are a request's string fields, from a JSON body or an RFC 6749 form (the device
 // endpoints accept both): nil when absent.
 type params map[string]*string
+
+// errInvalidJSON is the router's answer to a body that is not JSON.
+var errInvalidJSON = httpx.NewError(http.StatusBadRequest, "BAD_REQUEST", "Invalid JSON in request body")
 
 // errInvalidBody carries a zod-style message ("[body.client_id] ...") the endpoint words its way.
 type errInvalidBody struct{ msg string }
@@ -61,8 +66,11 @@ func readParams(w http.ResponseWriter, r *http.Request, names ...string) (params
 	}
 	var body map[string]json.RawMessage
 	if s := strings.TrimSpace(string(raw)); s != "" {
+		if !json.Valid(raw) {
+			return nil, errInvalidJSON // better-call's answer, before the endpoint's own wording
+		}
 		if err := json.Unmarshal(raw, &body); err != nil {
-			return nil, errInvalidBody{"Invalid JSON body"}
+			return nil, errInvalidBody{"[body] Invalid input: expected object, received " + jsType(json.RawMessage(s))}
 		}
 	}
 	var f []string
@@ -128,6 +136,10 @@ func jsType(v json.RawMessage) string {
 		return "array"
 	case v[0] == 't' || v[0] == 'f':
 		return "boolean"
+	case v[0] == '"':
+		return "string"
+	case v[0] == 'n':
+		return "null"
 	default:
 		return "number"
 	}

@@ -34,6 +34,11 @@ func (p *Plugin) token(w http.ResponseWriter, r *http.Request) {
 			err = errInvalidBody{`[body.grant_type] Invalid input: expected "` + grantType + `"`}
 		}
 	}
+	var routerErr *httpx.Error
+	if errors.As(err, &routerErr) {
+		auth.WriteError(w, r, routerErr) // the body is not JSON: the router's answer
+		return
+	}
 	if err != nil {
 		auth.WriteError(w, r, httpx.BadRequest(err.Error()))
 		return

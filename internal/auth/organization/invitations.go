@@ -113,8 +113,9 @@ func (p *Plugin) inviteMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if ok, err := p.rolesExist(r, orgID, role); err != nil || !ok {
-		auth.WriteError(w, r, firstErr(err, errRoleNotFound))
+	// The plugin names the unknown roles in its message ("ROLE_NOT_FOUND: boss").
+	if unknown, err := p.unknownRoles(r, orgID, role); err != nil || len(unknown) > 0 {
+		auth.WriteError(w, r, firstErr(err, bad("ROLE_NOT_FOUND", "ROLE_NOT_FOUND: "+strings.Join(unknown, ", "))))
 		return
 	}
 	if hasRole(role, creatorRole) && !hasRole(me.Role, creatorRole) {
@@ -159,6 +160,10 @@ func (p *Plugin) inviteMember(w http.ResponseWriter, r *http.Request) {
 	var n int
 	if err := p.db().QueryRowContext(ctx, p.q(`select count(*) from "invitation" where "organizationId" = ? and "status" = 'pending'`), orgID).Scan(&n); err != nil || n >= invitationLimit {
 		auth.WriteError(w, r, firstErr(err, errInvitationLimit))
+		return
+	}
+	if err := p.checkSeats(ctx, orgID, 1); err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	v := &Invitation{ID: newID(), OrganizationID: orgID, Email: email, Role: &role, Status: "pending", ExpiresAt: dbTime{exp}, CreatedAt: dbTime{now}, InviterID: c.User.ID}
@@ -223,6 +228,11 @@ func (p *Plugin) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	var n int
 	if err := p.db().QueryRowContext(ctx, p.q(`select count(*) from "member" where "organizationId" = ?`), v.OrganizationID).Scan(&n); err != nil || n >= membershipLimit {
 		auth.WriteError(w, r, firstErr(err, errMembershipLimit))
+		return
+	}
+	// The invitation already holds its seat: accepting must only fit within the plan.
+	if err := p.checkSeats(ctx, v.OrganizationID, 0); err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	role := "member"

@@ -223,23 +223,31 @@ func (p *Plugin) updateMemberRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	target.Role = role
+	target.User = nil // the plugin answers the member row alone
 	writeJSON(w, target)
 }
 
 // rolesExist reports whether every role is built in or one of the organization's custom roles.
 func (p *Plugin) rolesExist(r *http.Request, orgID, roles string) (bool, error) {
+	unknown, err := p.unknownRoles(r, orgID, roles)
+	return len(unknown) == 0, err
+}
+
+// unknownRoles lists the roles that are neither built in nor custom roles of the organization.
+func (p *Plugin) unknownRoles(r *http.Request, orgID, roles string) ([]string, error) {
 	custom, err := p.customRoles(r.Context(), orgID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
+	var out []string
 	for _, role := range parseRoleList(roles) {
 		if _, ok := builtinRoles[role]; !ok {
 			if _, ok := custom[role]; !ok {
-				return false, nil
+				out = append(out, role)
 			}
 		}
 	}
-	return true, nil
+	return out, nil
 }
 
 func (p *Plugin) leave(w http.ResponseWriter, r *http.Request) {

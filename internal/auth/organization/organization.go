@@ -26,8 +26,10 @@ const membershipLimit = 100
 
 // Plugin is the organization plugin.
 type Plugin struct {
-	auth *auth.Service
-	st   *store.Store
+	auth      *auth.Service
+	st        *store.Store
+	plans     PlanFunc                                      // nil: no seat limit
+	onDeleted func(ctx context.Context, orgID string) error // nil: nothing to clean up
 }
 
 // New returns the plugin.
@@ -50,6 +52,8 @@ func (p *Plugin) Register(s *auth.Service) error {
 		return err
 	}
 	s.AddSessionFields(p.sessionFields)
+	// An organization's members are its workspace's members: alert digests go to them too.
+	p.st.AddWorkspaceMembers(`select "organizationId", "userId" from "member"`)
 	routes := map[string]http.HandlerFunc{
 		"POST /organization/create":                p.create,
 		"POST /organization/update":                p.update,

@@ -81,18 +81,45 @@ func (p *Plugin) create(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	// With teams on, the plugin gives every new organization a default team named after it,
+	// with the creator in it (and active, when the organization becomes active).
+	team := Team{ID: newID(), Name: org.Name, OrganizationID: org.ID, CreatedAt: dbTime{now}}
+	if _, err := tx.ExecContext(ctx, p.q(`insert into "team" (`+teamCols+`) values (?, ?, ?, ?, ?)`), team.ID, team.Name, team.OrganizationID, p.st.Time(now), nil); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	if _, err := tx.ExecContext(ctx, p.q(`insert into "teamMember" ("id", "teamId", "userId", "createdAt") values (?, ?, ?, ?)`), newID(), team.ID, c.User.ID, p.st.Time(now)); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
 	if err := tx.Commit(); err != nil {
 		auth.WriteError(w, r, err)
 		return
 	}
 	if !b.KeepCurrentActiveOrganization {
-		if err := p.activate(w, r, c, org.ID); err != nil {
+		err := p.activate(w, r, c, org.ID)
+		if err == nil {
+			err = p.activateTeam(w, r, c, team.ID)
+		}
+		if err != nil {
 			auth.WriteError(w, r, err)
 			return
 		}
 	}
-	writeJSON(w, map[string]any{"id": org.ID, "name": org.Name, "slug": org.Slug, "logo": org.Logo, "createdAt": org.CreatedAt,
-		"metadata": org.Metadata, "members": []Member{mem}})
+	writeJSON(w, org.answer(map[string]any{"members": []Member{mem}}))
+}
+
+// answer is the organization as create and update answer it: metadata left out when there is
+// none, as the plugin's adapter returns the row.
+func (o *Organization) answer(extra map[string]any) map[string]any {
+	out := map[string]any{"id": o.ID, "name": o.Name, "slug": o.Slug, "logo": o.Logo, "createdAt": o.CreatedAt}
+	if len(o.Metadata) > 0 && string(o.Metadata) != "null" {
+		out["metadata"] = o.Metadata
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
 }
 
 // activate stores the active organization (nil clears it) and refreshes the session cookies so
@@ -201,7 +228,7 @@ func (p *Plugin) update(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, o)
+	writeJSON(w, o.answer(nil))
 }
 
 func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
@@ -251,6 +278,12 @@ func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
 	if err := tx.Commit(); err != nil {
 		auth.WriteError(w, r, err)
 		return
+	}
+	if p.onDeleted != nil {
+		if err := p.onDeleted(ctx, o.ID); err != nil {
+			auth.WriteError(w, r, err)
+			return
+		}
 	}
 	if activeOrg(c) == o.ID {
 		_ = p.activate(w, r, c, nil)
@@ -432,6 +465,12 @@ func (p *Plugin) getFull(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	// Teams come with their member counts, as the plugin's join answers them.
+	teams, err := p.teamsWithCounts(ctx, o.ID)
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
 	// Invitation ids work as links: only members who may invite see them, and only the
 	// creator role sees invitations granting it.
 	invitations := []*Invitation{}
@@ -451,5 +490,5 @@ func (p *Plugin) getFull(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, map[string]any{"id": o.ID, "name": o.Name, "slug": o.Slug, "logo": o.Logo, "createdAt": o.CreatedAt,
-		"metadata": o.Metadata, "members": members, "invitations": invitations, "teams": []any{}})
+		"metadata": o.Metadata, "members": members, "invitations": invitations, "teams": teams})
 }

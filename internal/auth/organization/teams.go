@@ -26,11 +26,11 @@ var (
 
 // Team and TeamMember are the plugin's team records.
 type Team struct {
-	ID             string `json:"id"`
-	Name           string `json:"name"`
-	OrganizationID string `json:"organizationId"`
-	CreatedAt      dbTime `json:"createdAt"`
-	UpdatedAt      dbTime `json:"updatedAt"`
+	ID             string  `json:"id"`
+	Name           string  `json:"name"`
+	OrganizationID string  `json:"organizationId"`
+	CreatedAt      dbTime  `json:"createdAt"`
+	UpdatedAt      *dbTime `json:"updatedAt"` // null for an organization's default team
 }
 
 type TeamMember struct {
@@ -51,8 +51,12 @@ func (p *Plugin) teams(ctx context.Context, cond string, args ...any) ([]Team, e
 	out := []Team{}
 	for rows.Next() {
 		var t Team
-		if err := rows.Scan(&t.ID, &t.Name, &t.OrganizationID, &t.CreatedAt, &t.UpdatedAt); err != nil {
+		var upd dbTime
+		if err := rows.Scan(&t.ID, &t.Name, &t.OrganizationID, &t.CreatedAt, &upd); err != nil {
 			return nil, err
+		}
+		if !upd.IsZero() {
+			t.UpdatedAt = &upd
 		}
 		out = append(out, t)
 	}
@@ -100,7 +104,7 @@ func (p *Plugin) createTeam(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := p.now()
-	t := Team{ID: newID(), Name: *b.Name, OrganizationID: m.OrganizationID, CreatedAt: dbTime{now}, UpdatedAt: dbTime{now}}
+	t := Team{ID: newID(), Name: *b.Name, OrganizationID: m.OrganizationID, CreatedAt: dbTime{now}, UpdatedAt: &dbTime{now}}
 	if _, err := p.db().ExecContext(r.Context(), p.q(`insert into "team" (`+teamCols+`) values (?, ?, ?, ?, ?)`), t.ID, t.Name, t.OrganizationID, p.st.Time(now), p.st.Time(now)); err != nil {
 		auth.WriteError(w, r, err)
 		return
@@ -151,7 +155,7 @@ func (p *Plugin) updateTeam(w http.ResponseWriter, r *http.Request) {
 			auth.WriteError(w, r, err)
 			return
 		}
-		t.Name, t.UpdatedAt = *b.Data.Name, dbTime{now}
+		t.Name, t.UpdatedAt = *b.Data.Name, &dbTime{now}
 	}
 	writeJSON(w, t)
 }
@@ -436,4 +440,26 @@ func (p *Plugin) removeTeamMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, map[string]string{"message": "Team member removed successfully."})
+}
+
+// teamWithCount is a team as get-full-organization lists it.
+type teamWithCount struct {
+	Team
+	MemberCount int `json:"memberCount"`
+}
+
+func (p *Plugin) teamsWithCounts(ctx context.Context, orgID string) ([]teamWithCount, error) {
+	ts, err := p.teams(ctx, `"organizationId" = ?`, orgID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]teamWithCount, 0, len(ts))
+	for _, t := range ts {
+		tc := teamWithCount{Team: t}
+		if err := p.db().QueryRowContext(ctx, p.q(`select count(*) from "teamMember" where "teamId" = ?`), t.ID).Scan(&tc.MemberCount); err != nil {
+			return nil, err
+		}
+		out = append(out, tc)
+	}
+	return out, nil
 }

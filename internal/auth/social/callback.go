@@ -55,9 +55,13 @@ func (p *plugin) callback(w http.ResponseWriter, r *http.Request) {
 		p.redirectError(w, r, "", "state_not_found", "")
 		return
 	}
-	sp, err := p.parseState(r.Context(), r, state)
+	sp, err := p.parseState(r.Context(), w, r, state)
 	if err != nil {
-		p.redirectError(w, r, "", err.Error(), "")
+		errorURL := ""
+		if sp != nil {
+			errorURL = sp.ErrorURL
+		}
+		p.redirectError(w, r, errorURL, err.Error(), "")
 		return
 	}
 	fail := func(code, desc string) { p.redirectError(w, r, sp.ErrorURL, code, desc) }
@@ -75,15 +79,11 @@ func (p *plugin) callback(w http.ResponseWriter, r *http.Request) {
 		fail("oauth_provider_not_found", "")
 		return
 	}
-	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, p.client)
-	var opts []oauth2.AuthCodeOption
-	if pr.PKCE {
-		opts = append(opts, oauth2.VerifierOption(sp.CodeVerifier))
+	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, pr.TokenClient(p.client))
+	if u := q.Get("user"); u != "" {
+		ctx = providers.WithCallbackUser(ctx, u) // apple posts the name once, beside the code
 	}
-	if d := q.Get("device_id"); d != "" {
-		opts = append(opts, oauth2.SetAuthURLParam("device_id", d))
-	}
-	tok, err := pr.OAuth2(p.redirectURI(pr.ID), nil).Exchange(ctx, code, opts...)
+	tok, err := pr.Exchange(ctx, p.redirectURI(pr.ID), code, sp.CodeVerifier, q.Get("device_id"))
 	if err != nil {
 		slog.Warn("oauth code exchange failed", "provider", pr.ID, "error", err)
 		fail("invalid_code", "")
@@ -127,11 +127,11 @@ func (p *plugin) callback(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to, http.StatusFound)
 }
 
-// redirectError sends the browser to errorURL (default /api/auth/error) with error and, when
-// the provider gave one, error_description.
+// redirectError sends the browser to errorURL (default the absolute {base}/api/auth/error, as
+// Better Auth's) with error and, when the provider gave one, error_description.
 func (p *plugin) redirectError(w http.ResponseWriter, r *http.Request, errorURL, code, desc string) {
 	if errorURL == "" {
-		errorURL = auth.BasePath + "/error"
+		errorURL = strings.TrimRight(p.s.Config().BaseURL.String(), "/") + auth.BasePath + "/error"
 	}
 	sep := "?"
 	if strings.Contains(errorURL, "?") {

@@ -13,6 +13,10 @@ func TestTokenCipherBetterAuthFormat(t *testing.T) {
 	if got := c.decrypt(fromBA); got != "at-from-better-auth" {
 		t.Errorf("Better Auth ciphertext decrypted to %q", got)
 	}
+	// The value web/src/lib/oauth-token-format.test.ts decrypts with better-auth/crypto.
+	if got := c.decrypt("300877e1dd23960ce6bbbd83bbfaad91dfe1d36b7290cdd3c02be3f2972972f725cf35e1b20a16f4b41ccaf04f0ea8e997a8"); got != "at-from-go" {
+		t.Errorf("the Go vector the npm test reads decrypted to %q", got)
+	}
 	ours := c.encrypt("at-from-go")
 	if len(ours) != 2*(24+len("at-from-go")+16) || strings.Contains(ours, "at-from-go") {
 		t.Errorf("ciphertext %q is not hex(nonce|ciphertext|tag)", ours)

@@ -38,7 +38,8 @@ func begin(t *testing.T, app *testkit.App, c *testkit.Client, provider, path str
 }
 
 // Every callback error code of spec §8 is reached and sent to the error URL (the default
-// /api/auth/error before the state is known, the errorCallbackURL after).
+// {base}/api/auth/error before the state is known, the errorCallbackURL after; a state cookie of
+// another browser is refused to the errorCallbackURL too, as Better Auth does).
 func TestCallbackErrorCodes(t *testing.T) {
 	testkit.EachDB(t, func(t *testing.T, st *store.Store) {
 		app, d := server(t, st, map[string]string{"AUTH_TRUSTED_PROVIDERS": ""})
@@ -51,22 +52,22 @@ func TestCallbackErrorCodes(t *testing.T) {
 			}
 		}
 		c := app.Client(t)
-		check("duplicate state", callbackTo(t, c, "/api/auth/callback/github?state=a&state=b"), "/api/auth/error?error=invalid_callback_request")
-		check("no state", callbackTo(t, c, "/api/auth/callback/github?code=x"), "/api/auth/error?error=state_not_found")
-		check("unknown state", callbackTo(t, c, "/api/auth/callback/github?code=x&state=nope"), "/api/auth/error?error=please_restart_the_process")
+		check("duplicate state", callbackTo(t, c, "/api/auth/callback/github?state=a&state=b"), app.URL+"/api/auth/error?error=invalid_callback_request")
+		check("no state", callbackTo(t, c, "/api/auth/callback/github?code=x"), app.URL+"/api/auth/error?error=state_not_found")
+		check("unknown state", callbackTo(t, c, "/api/auth/callback/github?code=x&state=nope"), app.URL+"/api/auth/error?error=please_restart_the_process")
 
 		_, cb := begin(t, app, c, "github", "sign-in/social")
-		check("other browser", callbackTo(t, app.Client(t), cb), "/api/auth/error?error=state_mismatch")
+		check("other browser", callbackTo(t, app.Client(t), cb), errURL+"state_mismatch")
 
 		state, _ := begin(t, app, c, "github", "sign-in/social")
 		check("provider error", callbackTo(t, c, "/api/auth/callback/github?state="+state+"&error=access_denied&error_description=The+user+said+no"),
 			errURL+"access_denied&error_description=The+user+said+no")
-		check("state used once", callbackTo(t, c, "/api/auth/callback/github?state="+state+"&code=x"), "/api/auth/error?error=please_restart_the_process")
+		check("state used once", callbackTo(t, c, "/api/auth/callback/github?state="+state+"&code=x"), app.URL+"/api/auth/error?error=please_restart_the_process")
 
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("no code", callbackTo(t, c, "/api/auth/callback/github?state="+state), errURL+"no_code")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
-		check("unknown provider", callbackTo(t, c, "/api/auth/callback/twitter?code=x&state="+state), errURL+"oauth_provider_not_found")
+		check("unknown provider", callbackTo(t, c, "/api/auth/callback/myspace?code=x&state="+state), errURL+"oauth_provider_not_found")
 		state, _ = begin(t, app, c, "github", "sign-in/social")
 		check("bad code", callbackTo(t, c, "/api/auth/callback/github?code=forged&state="+state), errURL+"invalid_code")
 
@@ -187,5 +188,35 @@ func TestCallbackFormPost(t *testing.T) {
 	}
 	if to := callbackTo(t, c, strings.TrimPrefix(loc, app.URL)); to != "/dashboard" {
 		t.Errorf("after form post: %q", to)
+	}
+}
+
+// The two database-failure codes: a user row the database refuses is unable_to_create_user; a
+// failing account lookup is internal_server_error. SQLite triggers and a renamed table make the
+// database fail on cue.
+func TestCallbackDatabaseFailures(t *testing.T) {
+	st := testkit.SQLite(t)
+	app, d := server(t, st, nil)
+	profiles(d)
+	ctx := context.Background()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := st.DB().ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`create trigger refuse_users before insert on "user" begin select raise(abort, 'refused'); end`)
+	c := app.Client(t)
+	_, cb := begin(t, app, c, "github", "sign-in/social")
+	if to := callbackTo(t, c, cb); to != "/sign-in?from=oauth&error=unable_to_create_user" {
+		t.Errorf("user insert refused: %q", to)
+	}
+	exec(`drop trigger refuse_users`)
+	exec(`alter table "account" rename to "account_away"`)
+	_, cb = begin(t, app, c, "github", "sign-in/social")
+	to := callbackTo(t, c, cb)
+	exec(`alter table "account_away" rename to "account"`)
+	if to != "/sign-in?from=oauth&error=internal_server_error" {
+		t.Errorf("account lookup failing: %q", to)
 	}
 }

@@ -2,13 +2,9 @@ package social
 
 import "github.com/sellertrends/sellertrends/internal/auth/social/providers"
 
-// PointAt sends every provider's endpoints to the stand-in at base (/{id}/authorize, /token,
-// /user, /emails, /photo) for servers built until the returned restore is called.
+// PointAt sends every provider's endpoints to the stand-in at base (see pointAt) for servers
+// built until the returned restore is called.
 func PointAt(base string) (restore func()) {
-	testEndpoints = func(p *providers.Provider) {
-		pre := base + "/" + p.ID
-		p.AuthURL, p.TokenURL, p.UserInfoURL = pre+"/authorize", pre+"/token", pre+"/user"
-		p.EmailsURL, p.PhotoURL = pre+"/emails", pre+"/photo"
-	}
+	testEndpoints = func(p *providers.Provider) { pointAt(p, base) }
 	return func() { testEndpoints = nil }
 }

@@ -23,7 +23,7 @@ func (p *plugin) linkSocial(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.IDToken != nil {
-		auth.WriteError(w, r, errIDTokenNotSup)
+		p.linkIDToken(w, r, pr, b.IDToken, cur.User.ID, cur.User.Email)
 		return
 	}
 	cb, ecb := deref(b.CallbackURL), deref(b.ErrorCallbackURL)
@@ -40,6 +40,9 @@ func (p *plugin) linkSocial(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		auth.WriteError(w, r, err)
 		return
+	}
+	if !b.DisableRedirect { // Better Auth also names the URL in Location (a 200, not a redirect)
+		w.Header().Set("Location", u)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"url": u, "redirect": !b.DisableRedirect})
 }

@@ -119,7 +119,7 @@ func TestProviderTokens(t *testing.T) {
 			body map[string]any
 			want string
 		}{
-			{"get-access-token", map[string]any{"providerId": "twitter"}, "Provider twitter is not supported."},
+			{"get-access-token", map[string]any{"providerId": "myspace"}, "Provider myspace is not supported."},
 			{"get-access-token", map[string]any{"providerId": "google"}, "Account not found"},
 			{"refresh-token", map[string]any{"providerId": "github", "accountId": "someone-else"}, "Account not found"},
 			{"get-access-token", map[string]any{}, "providerId"},

@@ -3,23 +3,21 @@ package social
 import (
 	"net/http"
 
-	"golang.org/x/oauth2"
-
 	"github.com/sellertrends/sellertrends/internal/auth"
 	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
 type signInBody struct {
-	Provider           *string  `json:"provider"`
-	CallbackURL        *string  `json:"callbackURL"`
-	NewUserCallbackURL *string  `json:"newUserCallbackURL"`
-	ErrorCallbackURL   *string  `json:"errorCallbackURL"`
-	DisableRedirect    bool     `json:"disableRedirect"`
-	Scopes             []string `json:"scopes"`
-	RequestSignUp      bool     `json:"requestSignUp"`
-	LoginHint          *string  `json:"loginHint"`
-	IDToken            any      `json:"idToken"`
+	Provider           *string      `json:"provider"`
+	CallbackURL        *string      `json:"callbackURL"`
+	NewUserCallbackURL *string      `json:"newUserCallbackURL"`
+	ErrorCallbackURL   *string      `json:"errorCallbackURL"`
+	DisableRedirect    bool         `json:"disableRedirect"`
+	Scopes             []string     `json:"scopes"`
+	RequestSignUp      bool         `json:"requestSignUp"`
+	LoginHint          *string      `json:"loginHint"`
+	IDToken            *idTokenBody `json:"idToken"`
 }
 
 func (b *signInBody) check() error {
@@ -29,6 +27,9 @@ func (b *signInBody) check() error {
 	f.MaxLen("newUserCallbackURL", b.NewUserCallbackURL, 2048)
 	f.MaxLen("errorCallbackURL", b.ErrorCallbackURL, 2048)
 	f.MaxLen("loginHint", b.LoginHint, 320)
+	if b.IDToken != nil {
+		b.IDToken.check(&f)
+	}
 	if len(b.Scopes) > 50 {
 		return httpx.BadRequest("[body.scopes] Too big: expected array to have <=50 items")
 	}
@@ -36,7 +37,7 @@ func (b *signInBody) check() error {
 }
 
 // signInSocial answers the provider's authorization URL ({url, redirect}) after storing the
-// state. Sign-in with an id token is not supported yet: 404 id_token not supported.
+// state, or, with an idToken, signs in directly (idtoken.go).
 func (p *plugin) signInSocial(w http.ResponseWriter, r *http.Request) {
 	var b signInBody
 	if !auth.ReadJSON(w, r, &b, b.check) {
@@ -48,7 +49,7 @@ func (p *plugin) signInSocial(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if b.IDToken != nil {
-		auth.WriteError(w, r, errIDTokenNotSup)
+		p.signInIDToken(w, r, pr, &b)
 		return
 	}
 	cb, nu, ecb := deref(b.CallbackURL), deref(b.NewUserCallbackURL), deref(b.ErrorCallbackURL)
@@ -64,6 +65,9 @@ func (p *plugin) signInSocial(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, err)
 		return
 	}
+	if !b.DisableRedirect { // Better Auth also names the URL in Location (a 200, not a redirect)
+		w.Header().Set("Location", u)
+	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"url": u, "redirect": !b.DisableRedirect})
 }
 
@@ -73,17 +77,7 @@ func (p *plugin) authorize(w http.ResponseWriter, r *http.Request, pr *providers
 	if err != nil {
 		return "", err
 	}
-	var opts []oauth2.AuthCodeOption
-	if pr.PKCE {
-		opts = append(opts, oauth2.S256ChallengeOption(verifier))
-	}
-	for k, v := range pr.Params {
-		opts = append(opts, oauth2.SetAuthURLParam(k, v))
-	}
-	if loginHint != "" && pr.LoginHint {
-		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
-	}
-	return pr.OAuth2(p.redirectURI(pr.ID), scopes).AuthCodeURL(state, opts...), nil
+	return pr.AuthCodeURL(p.redirectURI(pr.ID), state, verifier, loginHint, scopes), nil
 }
 
 func deref(s *string) string {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/social/jwks"
 	"github.com/sellertrends/sellertrends/internal/auth/social/providers"
 	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/httpx"
@@ -35,6 +36,17 @@ var (
 // testEndpoints, set only by the tests (export_test.go), points providers at a stand-in.
 var testEndpoints func(p *providers.Provider)
 
+// pointAt sends a provider's endpoints to a stand-in identity provider at base: /{id}/authorize,
+// /token, /user, /emails, /photo, /tokeninfo and /jwks. Only tests do this.
+func pointAt(p *providers.Provider, base string) {
+	pre := base + "/" + p.ID
+	p.AuthURL, p.TokenURL, p.UserInfoURL = pre+"/authorize", pre+"/token", pre+"/user"
+	p.EmailsURL, p.PhotoURL, p.TokenInfoURL = pre+"/emails", pre+"/photo", pre+"/tokeninfo"
+	if p.IDToken != nil && p.IDToken.JWKSURL != "" {
+		p.IDToken.JWKSURL = pre + "/jwks"
+	}
+}
+
 // Plugin is the social sign-in plugin.
 type Plugin struct{}
 
@@ -47,6 +59,7 @@ type plugin struct {
 	providers map[string]*providers.Provider
 	client    *http.Client
 	enc       *tokenCipher
+	keySets   map[string]*jwks.Set // provider id -> its id-token key set
 }
 
 // Register mounts the routes.
@@ -56,11 +69,21 @@ func (Plugin) Register(s *auth.Service) error {
 	if p.cfg.EncryptOAuthTokens {
 		p.enc = newTokenCipher(s.Secret())
 	}
-	if testEndpoints != nil {
-		for _, pr := range p.providers {
+	for _, pr := range p.providers {
+		switch {
+		case testEndpoints != nil: // Go tests (export_test.go)
 			testEndpoints(pr)
+		case p.cfg.TestIDPURL != "": // browser tests: SOCIAL_TEST_IDP_URL, refused in production
+			pointAt(pr, strings.TrimRight(p.cfg.TestIDPURL, "/"))
 		}
 	}
+	p.keySets = map[string]*jwks.Set{}
+	for id, pr := range p.providers {
+		if pr.IDToken != nil && pr.IDToken.JWKSURL != "" {
+			p.keySets[id] = jwks.New(pr.IDToken.JWKSURL, p.client, s.Now)
+		}
+	}
+	s.SetAccountInfo(p.accountInfo)
 	s.Handle("GET /social-providers", p.listProviders, auth.NoLimit)
 	s.Handle("POST /sign-in/social", p.signInSocial)
 	s.Handle("GET /callback/{id}", p.callback)

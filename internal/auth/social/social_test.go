@@ -9,15 +9,17 @@ import (
 	"testing"
 
 	"github.com/sellertrends/sellertrends/internal/auth/social"
+	"github.com/sellertrends/sellertrends/internal/config"
 	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/testkit"
 )
 
-var implemented = []string{"github", "google", "discord", "microsoft", "gitlab", "huggingface", "linkedin", "slack", "dropbox", "spotify"}
+// implemented is every provider of spec §3.
+var implemented = config.SocialProviderIDs
 
 // env configures every implemented provider with "<id>-client" / "<id>-secret".
 func env(extra map[string]string) map[string]string {
-	m := map[string]string{}
+	m := map[string]string{"COGNITO_DOMAIN": "https://auth.example.com", "COGNITO_REGION": "eu-west-1", "COGNITO_USER_POOL_ID": "eu-west-1_AbCdEf"}
 	for _, id := range implemented {
 		up := strings.ToUpper(id)
 		m[up+"_CLIENT_ID"], m[up+"_CLIENT_SECRET"] = id+"-client", id+"-secret"
@@ -71,7 +73,18 @@ func login(t *testing.T, app *testkit.App, c *testkit.Client, provider string) s
 	t.Helper()
 	u := start(t, c, "sign-in/social", map[string]any{"provider": provider, "callbackURL": "/dashboard",
 		"newUserCallbackURL": "/welcome", "errorCallbackURL": "/sign-in"})
-	res := c.Do("GET", authorize(t, app, u), nil)
+	cb := authorize(t, app, u)
+	if provider == "apple" { // form_post: Apple POSTs the code, with the name on the first sign-in
+		path, query, _ := strings.Cut(cb, "?")
+		q, _ := url.ParseQuery(query)
+		q.Set("user", `{"name":{"firstName":"Ada","lastName":"Apple"},"email":"ada@privaterelay.appleid.com"}`)
+		res := c.Do("POST", path, q.Encode(), "Content-Type", "application/x-www-form-urlencoded", "Origin", "https://appleid.apple.com")
+		if res.Status != http.StatusFound {
+			t.Fatalf("apple form post: %d %s", res.Status, res.Body)
+		}
+		cb = strings.TrimPrefix(res.Header.Get("Location"), app.URL)
+	}
+	res := c.Do("GET", cb, nil)
 	if res.Status != http.StatusFound {
 		t.Fatalf("callback: %d %s", res.Status, res.Body)
 	}
@@ -110,7 +123,28 @@ func profiles(d *idp) map[string]want {
 		"profile_photo_url": "https://dl-web.dropbox.com/account_photo/get/x"}
 	d.profiles["spotify"] = map[string]any{"id": "wizzler", "display_name": "JM Wizzler", "email": "wiz@example.com",
 		"images": []map[string]any{{"url": "https://i.scdn.co/image/ab67", "height": 300, "width": 300}}}
+	newProfiles(d)
 	return map[string]want{
+		"apple":       {"ada@privaterelay.appleid.com", "Ada Apple", "", "001234.5e5d2c1f8b1c4a8e9d0f.1234", true},
+		"atlassian":   {"atl@example.com", "At Lassian", "https://avatar-management.atl-paas.net/x.png", "5b10ac8d82e05b22cc7d4ef5", false},
+		"cognito":     {"cog@example.com", "Cog", "", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", true},
+		"facebook":    {"fay@example.com", "Fay Book", "https://platform-lookaside.fbsbx.com/x", "10158000000000001", false},
+		"figma":       {"fig@example.com", "figgy", "https://s3-alpha.figma.com/profile/x", "1234567890", false},
+		"twitch":      {"tw@example.com", "twitchy", "https://static-cdn.jtvnw.net/x.png", "713936733", true},
+		"twitter":     {"x@example.com", "X Dev", "https://pbs.twimg.com/x_normal.jpg", "2244994945", true},
+		"kick":        {"kick@example.com", "kicker", "https://files.kick.com/x.webp", "123456", false},
+		"linear":      {"linear@example.com", "Lin Ear", "https://public.linear.app/x.png", "8f8990e2-6f3b-4a4c-9d1b-7c0f8c0e1a2b", false},
+		"reddit":      {"abc123@reddit.placeholder.invalid", "redditor", "https://styles.redditmedia.com/x.png", "abc123", false},
+		"roblox":      {"1234567@roblox.placeholder.invalid", "Robby", "https://tr.rbxcdn.com/x/150/150/AvatarHeadshot/Png", "1234567", false},
+		"salesforce":  {"sf@example.com", "Sales Force", "https://c.salesforce.com/profilephoto/x/F", "005xx000001Sv6AAAS", true},
+		"tiktok":      {"723f24d7-e717-40f8-a2b6-cb8464cd23b4@tiktok.placeholder.invalid", "Tik Tok", "https://p16.tiktokcdn.com/x.jpeg", "723f24d7-e717-40f8-a2b6-cb8464cd23b4", false},
+		"vk":          {"ivan@example.com", "Ivan Ivanov", "https://sun1.userapi.com/x.jpg", "1234567890", false},
+		"zoom":        {"zoom@example.com", "Zo Om", "https://lh4.googleusercontent.com/x", "KDcuGIm1QgePTO8WbOqwIQ", true},
+		"notion":      {"nora@example.com", "Nora Notion", "https://s3-us-west-2.amazonaws.com/x.png", "e79a0b74-3aba-4149-9f74-0bb5791a6ee6", false},
+		"kakao":       {"kakao@example.com", "Kaka", "http://k.kakaocdn.net/dn/img_640x640.jpg", "3456789012", true},
+		"naver":       {"naver@example.com", "Na Ver", "https://ssl.pstatic.net/static/pwe/address/x.gif", "32742776", false},
+		"line":        {"line@example.com", "Li Ne", "https://profile.line-scdn.net/x", "U1234567890abcdef1234567890abcdef", false},
+		"paypal":      {"pp@example.com", "Pay Pal", "", "https://www.paypal.com/webapps/auth/identity/user/mWq6_1sU85v5EG9yHdPxJRrhGHrnMJ-1PQKtX6pcsmA", true},
 		"huggingface": {"hug@example.com", "hugger", "https://cdn-avatars.huggingface.co/x.png", "6543a1b2c3", true},
 		"linkedin":    {"lin@example.com", "Lin Ked", "https://media.licdn.com/x.jpg", "782bbtaQ", true},
 		"slack":       {"sla@example.com", "Sla Ck", "https://secure.gravatar.com/512.png", "U0R7JM", true},
@@ -152,6 +186,10 @@ func TestCodeFlowPerProvider(t *testing.T) {
 					a.RefreshToken == nil || *a.RefreshToken != "rt-"+id || a.Scope == nil || *a.Scope != "a,b" || a.AccessTokenExpiresAt == nil {
 					t.Errorf("account %+v", a)
 				}
+				// Refreshing uses the provider's token style too (Basic or body, tiktok's client_key).
+				if res := c.Do("POST", "/api/auth/refresh-token", map[string]any{"providerId": id}); res.Status != http.StatusOK || res.JSON(t)["accessToken"] != "at-"+id {
+					t.Errorf("refresh: %d %s", res.Status, res.Body)
+				}
 				again := app.Client(t)
 				if to := login(t, app, again, id); to != "/dashboard" {
 					t.Errorf("returning user sent to %q", to)
@@ -168,7 +206,8 @@ func TestCodeFlowPerProvider(t *testing.T) {
 // where the provider takes it, and the provider's extras.
 func TestAuthorizationURLs(t *testing.T) {
 	st := testkit.SQLite(t)
-	app := testkit.Server(t, st, env(map[string]string{"MICROSOFT_TENANT_ID": "contoso.onmicrosoft.com", "GITLAB_ISSUER": "https://git.example.com/"}))
+	app := testkit.Server(t, st, env(map[string]string{"MICROSOFT_TENANT_ID": "contoso.onmicrosoft.com", "GITLAB_ISSUER": "https://git.example.com/",
+		"SALESFORCE_ENVIRONMENT": "sandbox", "PAYPAL_ENVIRONMENT": "live"}))
 	cases := map[string]struct {
 		base, scope string
 		pkce        bool
@@ -184,8 +223,33 @@ func TestAuthorizationURLs(t *testing.T) {
 		"slack":       {"https://slack.com/openid/connect/authorize", "openid profile email", false, nil},
 		"dropbox":     {"https://www.dropbox.com/oauth2/authorize", "account_info.read", true, nil},
 		"spotify":     {"https://accounts.spotify.com/authorize", "user-read-email", true, nil},
+		"apple":       {"https://appleid.apple.com/auth/authorize", "email name", true, map[string]string{"response_mode": "form_post", "response_type": "code id_token"}},
+		"atlassian":   {"https://auth.atlassian.com/authorize", "read:jira-user offline_access", true, map[string]string{"audience": "api.atlassian.com"}},
+		"cognito":     {"https://auth.example.com/oauth2/authorize", "openid profile email", true, nil},
+		"facebook":    {"https://www.facebook.com/v24.0/dialog/oauth", "email public_profile", false, nil},
+		"figma":       {"https://www.figma.com/oauth", "current_user:read", true, nil},
+		"twitch": {"https://id.twitch.tv/oauth2/authorize", "user:read:email openid", false,
+			map[string]string{"claims": `{"id_token":{"email":null,"email_verified":null,"preferred_username":null,"picture":null}}`}},
+		"twitter":    {"https://x.com/i/oauth2/authorize", "users.read tweet.read offline.access users.email", true, nil},
+		"kick":       {"https://id.kick.com/oauth/authorize", "user:read", true, nil},
+		"linear":     {"https://linear.app/oauth/authorize", "read", false, nil},
+		"reddit":     {"https://www.reddit.com/api/v1/authorize", "identity", false, nil},
+		"roblox":     {"https://apis.roblox.com/oauth/v1/authorize", "openid profile", false, map[string]string{"prompt": "select_account consent"}},
+		"salesforce": {"https://test.salesforce.com/services/oauth2/authorize", "openid email profile", true, nil},
+		"tiktok":     {"https://www.tiktok.com/v2/auth/authorize", "user.info.profile,extra", false, map[string]string{"client_key": "tiktok-client"}},
+		"vk":         {"https://id.vk.com/authorize", "email phone", true, nil},
+		"zoom":       {"https://zoom.us/oauth/authorize", "", true, nil},
+		"notion":     {"https://api.notion.com/v1/oauth/authorize", "", false, map[string]string{"owner": "user"}},
+		"kakao":      {"https://kauth.kakao.com/oauth/authorize", "account_email profile_image profile_nickname", false, nil},
+		"naver":      {"https://nid.naver.com/oauth2.0/authorize", "profile email", false, nil},
+		"line":       {"https://access.line.me/oauth2/v2.1/authorize", "openid profile email", true, nil},
+		"paypal":     {"https://www.paypal.com/signin/authorize", "", true, nil},
 	}
-	takesHint := map[string]bool{"github": true, "google": true, "microsoft": true, "gitlab": true, "linkedin": true}
+	if len(cases) != len(config.SocialProviderIDs) {
+		t.Fatalf("%d cases for %d providers", len(cases), len(config.SocialProviderIDs))
+	}
+	takesHint := map[string]bool{"github": true, "google": true, "microsoft": true, "gitlab": true, "linkedin": true,
+		"facebook": true, "linear": true, "notion": true, "kakao": true, "line": true}
 	for id, tc := range cases {
 		c := app.Client(t)
 		raw := start(t, c, "sign-in/social", map[string]any{"provider": id, "loginHint": "a@b.c", "scopes": []string{"extra"}})
@@ -197,8 +261,15 @@ func TestAuthorizationURLs(t *testing.T) {
 		if got := u.Scheme + "://" + u.Host + u.Path; got != tc.base {
 			t.Errorf("%s: endpoint %s, want %s", id, got, tc.base)
 		}
-		checks := map[string]string{"response_type": "code", "client_id": id + "-client", "scope": tc.scope + " extra",
+		checks := map[string]string{"response_type": "code", "client_id": id + "-client", "scope": strings.TrimSpace(tc.scope + " extra"),
 			"redirect_uri": app.URL + "/api/auth/callback/" + id, "login_hint": "a@b.c"}
+		switch id {
+		case "zoom", "paypal": // no scope parameter at all: the app's settings hold them
+			delete(checks, "scope")
+		case "tiktok": // comma-joined, and the client id goes as client_key
+			checks["scope"] = tc.scope
+			delete(checks, "client_id")
+		}
 		for k, v := range tc.extra {
 			checks[k] = v
 		}
@@ -216,6 +287,14 @@ func TestAuthorizationURLs(t *testing.T) {
 				t.Errorf("%s: %s=%q, want %q", id, k, q.Get(k), v)
 			}
 		}
+		for k := range q { // nothing beyond the expected parameters
+			if _, ok := checks[k]; !ok && k != "state" && !(tc.pkce && k == "code_challenge") {
+				t.Errorf("%s: unexpected parameter %s=%q", id, k, q.Get(k))
+			}
+		}
+		if id == "cognito" && !strings.Contains(raw, "scope=openid%20profile%20email%20extra") {
+			t.Errorf("cognito: scope spaces must be %%20: %s", raw)
+		}
 		if len(q.Get("state")) != 32 {
 			t.Errorf("%s: state %q is not 32 characters", id, q.Get("state"))
 		}
@@ -227,7 +306,7 @@ func TestAuthorizationURLs(t *testing.T) {
 		}
 	}
 	c := app.Client(t)
-	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "twitter"}); res.Status != 404 || !strings.Contains(string(res.Body), "Provider not found") {
+	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{"provider": "myspace"}); res.Status != 404 || !strings.Contains(string(res.Body), "Provider not found") {
 		t.Errorf("unknown provider: %d %s", res.Status, res.Body)
 	}
 	for _, field := range []string{"callbackURL", "newUserCallbackURL", "errorCallbackURL"} {
@@ -239,7 +318,7 @@ func TestAuthorizationURLs(t *testing.T) {
 	if res := c.Do("POST", "/api/auth/sign-in/social", map[string]any{}); res.Status != 400 {
 		t.Errorf("no provider: %d %s", res.Status, res.Body)
 	}
-	if res := c.Do("GET", "/api/auth/social-providers", nil); !strings.Contains(string(res.Body), `["discord","dropbox","github","gitlab","google","huggingface","linkedin","microsoft","slack","spotify"]`) {
+	if res := c.Do("GET", "/api/auth/social-providers", nil); !strings.Contains(string(res.Body), `["apple","atlassian","cognito","discord","dropbox","facebook","figma","github","gitlab","google","huggingface","kakao","kick","line","linear","linkedin","microsoft","naver","notion","paypal","reddit","roblox","salesforce","slack","spotify","tiktok","twitch","twitter","vk","zoom"]`) {
 		t.Errorf("social-providers: %s", res.Body)
 	}
 }

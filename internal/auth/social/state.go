@@ -89,8 +89,10 @@ var (
 )
 
 // parseState loads and consumes the state record: a missing or expired record means restart,
-// a state cookie that is absent or signed for another state is a mismatch.
-func (p *plugin) parseState(ctx context.Context, r *http.Request, state string) (*statePayload, error) {
+// a state cookie that is absent or signed for another state is a mismatch (answered with the
+// record, whose error URL the browser is sent to, as Better Auth does). A parsed state's cookie
+// is expired, as Better Auth's is.
+func (p *plugin) parseState(ctx context.Context, w http.ResponseWriter, r *http.Request, state string) (*statePayload, error) {
 	v, err := p.s.Store().VerificationByIdentifier(ctx, state)
 	if err != nil {
 		return nil, errRestart
@@ -105,9 +107,11 @@ func (p *plugin) parseState(ctx context.Context, r *http.Request, state string) 
 		return nil, errRestart
 	}
 	if !p.cookieMatches(r, state) {
-		return nil, errMismatch
+		return &sp, errMismatch
 	}
 	_ = p.s.Store().DeleteVerification(ctx, state)
+	http.SetCookie(w, &http.Cookie{Name: p.stateCookieName(), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, Secure: strings.HasPrefix(p.stateCookieName(), "__Secure-"), SameSite: http.SameSiteLaxMode})
 	return &sp, nil
 }
 

@@ -80,17 +80,9 @@ func (p *plugin) getAccessToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if acc.RefreshToken != nil && acc.AccessTokenExpiresAt != nil && pr.CanRefresh &&
-		acc.AccessTokenExpiresAt.Sub(p.s.Now()) < refreshThreshold {
-		fresh, err := p.refresh(r.Context(), pr, acc)
-		if err != nil {
-			auth.WriteError(w, r, errNoValidToken)
-			return
-		}
-		acc = fresh
-	}
-	if acc.AccessToken == nil {
-		auth.WriteError(w, r, errNoValidToken)
+	acc, err := p.validAccount(r.Context(), pr, acc)
+	if err != nil {
+		auth.WriteError(w, r, err)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"accessToken": p.open(acc.AccessToken), "accessTokenExpiresAt": acc.AccessTokenExpiresAt,
@@ -123,7 +115,7 @@ func (p *plugin) refreshToken(w http.ResponseWriter, r *http.Request) {
 
 // refresh runs the refresh_token grant and stores the answer.
 func (p *plugin) refresh(ctx context.Context, pr *providers.Provider, acc *store.Account) (*store.Account, error) {
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, p.client)
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, pr.TokenClient(p.client))
 	old := &oauth2.Token{RefreshToken: p.open(acc.RefreshToken), Expiry: time.Unix(1, 0)} // expired: forces the grant
 	tok, err := pr.OAuth2(p.redirectURI(pr.ID), nil).TokenSource(ctx, old).Token()
 	if err != nil {
@@ -159,4 +151,21 @@ func optional(s string) any {
 		return nil
 	}
 	return s
+}
+
+// validAccount is the account with an access token that does not expire within 5 s: refreshed
+// first when it would and a refresh token exists.
+func (p *plugin) validAccount(ctx context.Context, pr *providers.Provider, acc *store.Account) (*store.Account, error) {
+	if acc.RefreshToken != nil && acc.AccessTokenExpiresAt != nil && pr.CanRefresh &&
+		acc.AccessTokenExpiresAt.Sub(p.s.Now()) < refreshThreshold {
+		fresh, err := p.refresh(ctx, pr, acc)
+		if err != nil {
+			return nil, errNoValidToken
+		}
+		acc = fresh
+	}
+	if acc.AccessToken == nil {
+		return nil, errNoValidToken
+	}
+	return acc, nil
 }

@@ -21,6 +21,7 @@ const auth = betterAuth({
   emailAndPassword: {
     enabled: true,
     sendResetPassword: async ({ user, url }) => keep(user.email, url),
+    revokeSessionsOnPasswordReset: true, // AUTH_REVOKE_SESSIONS_ON_PASSWORD_RESET's default
   },
   emailVerification: {
     sendOnSignUp: true,

@@ -18,6 +18,10 @@ type CheckoutCreate struct {
 	AllowDiscountCodes bool           `json:"allow_discount_codes"`
 	DiscountID         string         `json:"discount_id,omitempty"`
 	EmbedOrigin        string         `json:"embed_origin,omitempty"`
+	// The SDK sends these three whatever the caller gives (its defaults): so do we.
+	AllowTrial            bool `json:"allow_trial"`
+	IsBusinessCustomer    bool `json:"is_business_customer"`
+	RequireBillingAddress bool `json:"require_billing_address"`
 }
 
 // Checkout is the part of Polar's Checkout answer we read.

@@ -16,6 +16,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"time"
+
+	"github.com/sellertrends/sellertrends/internal/httpx"
 )
 
 // Unavailable is the answer while the owner cannot be reached (restarting, say).
@@ -57,7 +59,14 @@ func New(owner *url.URL, secret []byte) *Proxy {
 }
 
 // ServeHTTP forwards one request.
-func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.proxy.ServeHTTP(w, r) }
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Uploads and CSV exports pass through for longer than this server's read and write
+	// timeouts (server.DefaultTimeouts): as on the owner, progress extends them.
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = httpx.KeepReading(w, r.Body, httpx.LongStream)
+	}
+	p.proxy.ServeHTTP(httpx.KeepWritingResponse(w, httpx.LongStream), r)
+}
 
 // unavailable answers 503 when the owner could not be reached or broke off mid-answer. A
 // request the client itself abandoned is only logged.

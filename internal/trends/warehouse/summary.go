@@ -33,6 +33,8 @@ type Summary struct {
 	// NewCompared is how many earlier periods "new" compares the latest with: the loaded ones
 	// of the NewLookback before it (0 with a single period: nothing is new yet).
 	NewCompared int `json:"newComparedPeriods"`
+	// HiddenPeriods is how many older periods the workspace's plan leaves out (the API fills it).
+	HiddenPeriods int `json:"hiddenPeriods,omitempty"`
 }
 
 // DatasetSummary lists a dataset's periods with their coverage, and the missing periods.

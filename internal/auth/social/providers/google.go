@@ -11,16 +11,18 @@ import (
 )
 
 func init() {
-	register("google", func(config.Social) *Provider {
+	register("google", func(cfg config.Social) *Provider {
 		return &Provider{
-			AuthURL:    "https://accounts.google.com/o/oauth2/v2/auth",
-			TokenURL:   "https://oauth2.googleapis.com/token",
-			Scopes:     []string{"email", "profile", "openid"},
-			Params:     map[string]string{"include_granted_scopes": "true"},
-			LoginHint:  true,
-			PKCE:       true,
-			CanRefresh: true,
-			Profile:    googleProfile,
+			TokenInfoURL: "https://oauth2.googleapis.com/tokeninfo",
+			IDToken:      &IDToken{TokenInfo: true, Issuer: "https://accounts.google.com", Audience: []string{cfg.Providers["google"].ClientID}},
+			AuthURL:      "https://accounts.google.com/o/oauth2/v2/auth",
+			TokenURL:     "https://oauth2.googleapis.com/token",
+			Scopes:       []string{"email", "profile", "openid"},
+			Params:       map[string]string{"include_granted_scopes": "true"},
+			LoginHint:    true,
+			PKCE:         true,
+			CanRefresh:   true,
+			Profile:      googleProfile,
 		}
 	})
 }

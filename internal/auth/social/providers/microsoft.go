@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -16,6 +17,7 @@ func init() {
 	register("microsoft", func(cfg config.Social) *Provider {
 		base := "https://login.microsoftonline.com/" + cfg.MicrosoftTenantID + "/oauth2/v2.0"
 		return &Provider{
+			IDToken:    microsoftIDToken(cfg.MicrosoftTenantID, cfg.Providers["microsoft"].ClientID),
 			AuthURL:    base + "/authorize",
 			TokenURL:   base + "/token",
 			PhotoURL:   "https://graph.microsoft.com/v1.0/me/photos/48x48/$value",
@@ -56,6 +58,29 @@ func microsoftProfile(ctx context.Context, c *http.Client, p *Provider, tok *oau
 		u.Image = &s
 	}
 	return u, nil
+}
+
+// microsoftConsumerTenant is the tenant id of personal Microsoft accounts.
+const microsoftConsumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+
+// microsoftIDToken verifies id tokens as Better Auth 1.7 does: the tenant's key set, the issuer
+// for a specific tenant; for the multi-tenant ones the issuer must name the token's own tenant
+// and the account class must match (organizations: no personal accounts; consumers: only).
+func microsoftIDToken(tenant, clientID string) *IDToken {
+	const authority = "https://login.microsoftonline.com"
+	it := &IDToken{JWKSURL: authority + "/" + tenant + "/discovery/v2.0/keys", Audience: []string{clientID},
+		Algorithms: []string{"RS256"}, MaxAge: time.Hour}
+	if tenant != "common" && tenant != "organizations" && tenant != "consumers" {
+		it.Issuer = authority + "/" + tenant + "/v2.0"
+	}
+	it.Claims = func(c map[string]any) bool {
+		tid, _ := c["tid"].(string)
+		if tid == "" || c["iss"] != authority+"/"+tid+"/v2.0" {
+			return false
+		}
+		return !(tenant == "organizations" && tid == microsoftConsumerTenant) && !(tenant == "consumers" && tid != microsoftConsumerTenant)
+	}
+	return it
 }
 
 func listHas(v any, s string) bool {

@@ -12,6 +12,7 @@ const nav = [
   { to: '/dashboard/explore', label: 'Explore' },
   { to: '/dashboard/watchlist', label: 'Watchlist' },
   { to: '/dashboard/imports', label: 'Imports' },
+  { to: '/dashboard/workspace', label: 'Workspace' },
   { to: '/dashboard/billing', label: 'Billing' },
   { to: '/dashboard/account', label: 'Account' },
 ] as const

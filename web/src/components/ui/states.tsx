@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react'
+import { Link } from '@tanstack/react-router'
 import { Button } from './button'
+import { BILLING_PATH, isPlanLimit } from '../../lib/plan-limit'
+import { periodUnit } from '../../lib/format'
 
 export function Skeleton({ rows = 5, label = 'Loading' }: { rows?: number; label?: string }) {
   return (
@@ -15,12 +18,27 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
   return (
     <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm dark:border-red-800 dark:bg-red-950">
       <p>{error instanceof Error ? error.message : 'Something went wrong'}</p>
-      {retry && (
+      {isPlanLimit(error) ? ( // asking again changes nothing: the plans do
+        <Link to={BILLING_PATH} className="mt-2 inline-block font-medium text-indigo-700 underline dark:text-indigo-300">
+          See plans
+        </Link>
+      ) : retry && (
         <Button variant="secondary" className="mt-2" onClick={retry}>
           Retry
         </Button>
       )}
     </div>
+  )
+}
+
+// HiddenHistory says how many older periods the workspace's plan leaves out, offering the plans.
+export function HiddenHistory({ count, kind }: { count?: number; kind?: string }) {
+  if (!count) return null
+  return (
+    <p className="text-sm text-zinc-600 dark:text-zinc-400">
+      The {periodUnit(kind, count)} before these are not shown on your plan.{' '}
+      <Link to={BILLING_PATH} className="font-medium text-indigo-700 underline dark:text-indigo-300">See plans</Link>
+    </p>
   )
 }
 

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { api } from '../../lib/api-client'
 import { authClient } from '../../lib/auth-client'
 
 // Better Auth's client answers {data, error}; unwrap turns an error into a thrown Error.
@@ -62,4 +63,20 @@ export function useUsers(q: UsersQuery) {
       ) as Promise<{ users: AdminUser[]; total: number }>,
     placeholderData: (prev) => prev,
   })
+}
+
+// Figures are the operator's counts and store sizes (GET /api/admin/figures, admins only).
+export type Figures = {
+  users: number
+  activeSessions: number
+  workspaces: number
+  datasets: number
+  importsLastDay: number
+  stores: { sqlBytes: number; sqlKind: 'sqlite' | 'postgres'; duckdbBytes: number }
+  duckdbFiles: { name: string; bytes: number }[]
+  at: string
+}
+
+export function useFigures() {
+  return useQuery({ queryKey: ['admin-figures'], queryFn: () => api<Figures>('/api/admin/figures'), staleTime: 30_000 })
 }

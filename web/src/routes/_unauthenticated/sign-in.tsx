@@ -8,6 +8,7 @@ export interface SignInSearch {
   redirect?: string
   token?: string
   error?: string
+  error_description?: string // a provider's own words, passed along by the social callback
 }
 
 export const Route = createFileRoute('/_unauthenticated/sign-in')({
@@ -16,11 +17,13 @@ export const Route = createFileRoute('/_unauthenticated/sign-in')({
     redirect: typeof s.redirect === 'string' ? s.redirect : undefined,
     token: typeof s.token === 'string' ? s.token : undefined,
     error: typeof s.error === 'string' ? s.error : undefined,
+    error_description: typeof s.error_description === 'string' ? s.error_description : undefined,
   }),
   component: SignInRoute,
 })
 
 function SignInRoute() {
   const search = Route.useSearch()
-  return <SignInPage {...search} />
+  const { error_description, ...rest } = search
+  return <SignInPage {...rest} errorDescription={error_description} />
 }

@@ -10,6 +10,7 @@ import { Field } from '../../../components/ui/field'
 import { fmtDate } from '../../../lib/format'
 import { describeAgent } from '../../../lib/user-agent'
 import { useDocumentTitle } from '../../../lib/document-title'
+import { LinkedAccounts } from './linked-accounts'
 
 // Better Auth's client answers {data, error}; this turns an error into a thrown Error for Query.
 async function unwrap<T>(p: Promise<{ data: T | null; error: { message?: string } | null }>): Promise<T> {
@@ -109,11 +110,7 @@ export function AccountPage() {
           </ul>
         )}
       </Card>
-      <Card title="Sign-in methods">
-        {accounts.isPending ? <Skeleton rows={1} /> : (
-          <ul className="text-sm">{accounts.data?.map((a) => <li key={a.id}>{a.providerId === 'credential' ? 'Email and password' : a.providerId} · since {fmtDate(String(a.createdAt))}</li>)}</ul>
-        )}
-      </Card>
+      <LinkedAccounts />
       <FormCard title="Delete account" submit="Delete my account" onSubmit={async () => {
         if (!confirm('Delete your account and all its data? This cannot be undone.')) return
         const res = await unwrap(authClient.deleteUser(deletePw ? { password: deletePw } : { callbackURL: '/' }))

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button'
 import { fmtDate, fmtInt } from '../../../lib/format'
 import { pageSize, useUsers, type AdminUser, type UsersQuery } from '../api'
 import { CreateUserForm } from './create-user-form'
+import { FiguresCard } from './figures-card'
 
 const columns: { key: UsersQuery['sortBy']; label: string; className?: string }[] = [
   { key: 'name', label: 'Name' },
@@ -24,6 +25,7 @@ export function UsersPage() {
   return (
     <section aria-labelledby="admin-users-title" className="space-y-4">
       <h1 id="admin-users-title" className="text-2xl font-semibold">Users</h1>
+      <FiguresCard />
       <form role="search" className="flex flex-wrap items-end gap-2" onSubmit={(e) => e.preventDefault()}>
         <label className="flex-1 text-sm font-medium">
           Search

@@ -11,15 +11,18 @@ import { openEmbeddedCheckout } from './embedded-checkout'
 // checkout, and the customer portal for invoices and cancelling.
 export function BillingPage() {
   useDocumentTitle('Plan and billing')
-  const { own } = useSelection()
-  const ws = own?.id ?? ''
+  // The plan of the workspace the dashboard shows (an organization's is shared by its members);
+  // the demo has none, so there it is the personal workspace's.
+  const { own, workspace, isDemo } = useSelection()
+  const target = workspace && !isDemo ? workspace : own
+  const ws = target?.id ?? ''
   const q = useQuery(billingQuery(ws))
   if (q.isPending) return <p className="text-sm text-zinc-500">Loading your plan…</p>
   if (q.error) return <p role="alert" className="text-sm text-red-600">{q.error.message}</p>
-  return <Billing state={q.data} ws={ws} />
+  return <Billing state={q.data} ws={ws} name={target?.kind === 'organization' ? target.name : undefined} />
 }
 
-function Billing({ state, ws }: { state: BillingState; ws: string }) {
+function Billing({ state, ws, name }: { state: BillingState; ws: string; name?: string }) {
   const qc = useQueryClient()
   const [busy, setBusy] = useState<string | null>(null)
   const limits = state.plan.limits
@@ -49,7 +52,7 @@ function Billing({ state, ws }: { state: BillingState; ws: string }) {
   }
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Plan and billing</h1>
+      <h1 className="text-2xl font-semibold break-words">Plan and billing{name ? `: ${name}` : ''}</h1>
       {!state.configured && (
         <p className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
           Billing is not configured on this server{state.enforced ? '.' : ': every feature is open to every workspace.'}
@@ -62,7 +65,7 @@ function Billing({ state, ws }: { state: BillingState; ws: string }) {
         <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
           <Usage label="Watchlist items" used={state.usage.watchlistItems} limit={limits.watchlistItems} />
           <Usage label="Datasets" used={state.usage.datasets} limit={limits.datasets} />
-          <Usage label="Members" used={state.usage.seats} limit={limits.seats} />
+          <Usage label="Seats (members and pending invitations)" used={state.usage.seats} limit={limits.seats} />
           <li>History: {limits.historyPeriods < 0 ? 'every period you import' : `the latest ${limits.historyPeriods} periods`}</li>
           <li>Email alerts: {limits.alerts ? 'included' : 'not included'}</li>
           <li>CSV exports: {limits.exports ? 'included' : 'not included'}</li>

@@ -3,7 +3,7 @@ import { api } from '../../../lib/api-client'
 export interface ImportJob {
   id: string; fileName: string; state: 'queued' | 'running' | 'done' | 'failed'; bytesRead: number; bytesTotal: number; rows: number
   results: { period: { kind: string; start: string; end: string }; rows: number; deepestRank: number; replaced: boolean; warnings: string[] | null }[] | null
-  skipped?: { line?: number; record?: number; column?: string; value?: string; expected: string }[]; skippedCount: number; error?: string; line?: number; record?: number; column?: string; value?: string
+  skipped?: { line?: number; record?: number; column?: string; value?: string; expected: string }[]; skippedCount: number; error?: string; errorCode?: string; line?: number; record?: number; column?: string; value?: string
 }
 
 // uploadFiles sends files with XMLHttpRequest, whose upload events give a real progress bar.

@@ -5,9 +5,11 @@ import { followJob, uploadFiles, type ImportJob } from '../api/imports'
 import { deletePeriod } from '../api/delete-period'
 import { summaryQuery } from '../../../lib/datasets'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { useDocumentTitle } from '../../../lib/document-title'
-import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
+import { Card, Empty, ErrorState, HiddenHistory, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
+import { PLAN_LIMIT, toastError, toastFailure } from '../../../lib/plan-limit'
 import { fmtDate, fmtInt, fmtPeriod, plural } from '../../../lib/format'
 
 interface Upload {
@@ -21,6 +23,7 @@ export function ImportsPage() {
   useDocumentTitle('Imports')
   const sel = useSelection()
   const ws = sel.isDemo ? sel.own?.id : sel.ws
+  const target = sel.isDemo ? sel.own : sel.workspace
   const qc = useQueryClient()
   const [uploads, setUploads] = useState<Upload[]>([])
   const [over, setOver] = useState(false)
@@ -39,7 +42,7 @@ export function ImportsPage() {
         jobs.map(async (j) => {
           const done = await followJob(ws, j.id, (job) => patch(job.fileName, { job, uploaded: 1 }))
           if (done.state === 'done') toast.success(`${done.fileName} imported`)
-          else toast.error(`${done.fileName}: ${done.error}`)
+          else toastError(`${done.fileName}: ${done.error}`, done.errorCode === PLAN_LIMIT)
         }),
       )
       qc.invalidateQueries({ queryKey: ['datasets'] })
@@ -47,7 +50,7 @@ export function ImportsPage() {
       qc.invalidateQueries({ queryKey: ['overview'] })
     } catch (e) {
       files.forEach((f) => patch(f.name, { error: (e as Error).message }))
-      toast.error((e as Error).message)
+      toastFailure(e)
     }
   }
 
@@ -63,6 +66,11 @@ export function ImportsPage() {
     <section aria-labelledby="imports-title" className="min-w-0 space-y-4">
       <h1 id="imports-title" className="text-2xl font-semibold">Imports</h1>
       {sel.isDemo && <p className="text-sm text-zinc-500">Files go into your own workspace; the demo is read-only.</p>}
+      {target && !can(target, 'dataset', 'import') ? (
+        <p className="rounded border border-zinc-200 p-4 text-sm dark:border-zinc-800">
+          Your role in {target.name} ({target.role}) lets you read its reports; its admins and owners import them.
+        </p>
+      ) : (
       <div
         onDragOver={(e) => { e.preventDefault(); setOver(true) }}
         onDragLeave={() => setOver(false)}
@@ -86,6 +94,7 @@ export function ImportsPage() {
           </span>
         </label>
       </div>
+      )}
       <details className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
         <summary className="cursor-pointer font-medium">Where to download this report in Seller Central</summary>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-zinc-700 dark:text-zinc-300">
@@ -103,7 +112,7 @@ export function ImportsPage() {
           </ul>
         </Card>
       )}
-      <History ws={ws} />
+      <History ws={ws} canDelete={can(target, 'dataset', 'delete')} />
     </section>
   )
 }
@@ -137,7 +146,7 @@ function UploadRow({ u }: { u: Upload }) {
   )
 }
 
-function History({ ws }: { ws: string }) {
+function History({ ws, canDelete }: { ws: string; canDelete: boolean }) {
   const sel = useSelection()
   const ds = sel.isDemo ? undefined : sel.dataset
   const q = useQuery({ ...summaryQuery(ws, ds?.id ?? 0), enabled: !!ds })
@@ -148,14 +157,15 @@ function History({ ws }: { ws: string }) {
       toast.success('Period deleted')
       qc.invalidateQueries()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   if (!ds) return <Empty title="No imports yet">Drop your first Top Search Terms report above; each imported period is listed here.</Empty>
   if (q.isPending) return <Skeleton rows={3} />
   if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />
   return (
     <Card title={`Import history · ${ds.marketplace} ${ds.kind}`}>
-      <div className="overflow-x-auto">
+      <HiddenHistory count={q.data.hiddenPeriods} kind={ds.kind} />
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[36rem] text-sm">
           <thead><tr className="text-left"><th scope="col">Period</th><th scope="col">Rows</th><th scope="col">Deepest rank</th><th scope="col">File</th><th scope="col">Imported</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
@@ -166,7 +176,7 @@ function History({ ws }: { ws: string }) {
                 <td className="tabular-nums">{fmtInt(p.deepestRank)}</td>
                 <td className="break-all">{p.sourceName}</td>
                 <td className="whitespace-nowrap">{fmtDate(p.importedAt)}</td>
-                <td className="text-right"><Button variant="ghost" onClick={() => confirm(`Delete the period ${fmtPeriod(ds.kind, p.start)}? Re-import the file to bring it back.`) && del.mutate(p.start)}>Delete</Button></td>
+                <td className="text-right">{canDelete && <Button variant="ghost" onClick={() => confirm(`Delete the period ${fmtPeriod(ds.kind, p.start)}? Re-import the file to bring it back.`) && del.mutate(p.start)}>Delete</Button>}</td>
               </tr>
             ))}
           </tbody>

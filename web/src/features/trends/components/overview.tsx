@@ -5,7 +5,7 @@ import { useAuth } from '../../../lib/auth'
 import { overviewQuery } from '../api/queries'
 import { useSelection } from '../../../lib/selection'
 import { useDocumentTitle } from '../../../lib/document-title'
-import { Card, Empty, ErrorState, Skeleton } from '../../../components/ui/states'
+import { Card, Empty, ErrorState, HiddenHistory, Skeleton } from '../../../components/ui/states'
 import { MeasureInfo } from '../../../components/trends/change'
 import { TermList } from './term-list'
 import { fmtInt, fmtPeriod, periodUnit, plural } from '../../../lib/format'
@@ -74,6 +74,7 @@ function OverviewCards({ data, kind, unit, watchlist, readOnly }: { data: Overvi
         <Stat label="Terms in latest" value={fmtInt(data.summary.latest?.rows)} />
         <Stat label="Missing periods" value={fmtInt(data.summary.gaps.length)} />
       </div>
+      <HiddenHistory count={data.summary.hiddenPeriods} kind={kind} />
       <p className="text-xs text-zinc-500">
         Changes over {periodUnit(kind, data.window)}: the rank then → now, and the change in estimated searches.
         <MeasureInfo measure="change" />

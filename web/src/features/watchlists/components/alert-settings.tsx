@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toastFailure } from '../../../lib/plan-limit'
 import { alertSettingsQuery, saveAlertSettings, type AlertFrequency, type AlertSettings } from '../api/alerts'
 import { ErrorState, Skeleton } from '../../../components/ui/states'
 import { Field } from '../../../components/ui/field'
@@ -36,7 +37,7 @@ function AlertForm({ initial }: { initial: AlertSettings }) {
       qc.setQueryData(alertSettingsQuery().queryKey, saved)
       toast.success(saved.frequency === 'off' ? 'Alert emails turned off' : 'Alert settings saved')
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toastFailure } from '../../../lib/plan-limit'
 import { addWatch, removeWatch, watchlistQuery, type WatchKind } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { Button } from '../../../components/ui/button'
 
 const what = (kind: WatchKind, value: string) => (kind === 'term' ? `“${value}”` : value)
@@ -22,7 +24,7 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
       toast.success(`Watching ${what(kind, value)}`)
       return done()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   const remove = useMutation({
     mutationFn: (id: string) => removeWatch(ws, id),
@@ -30,9 +32,10 @@ export function WatchButton({ kind, value }: { kind: WatchKind; value: string })
       toast.success(`Stopped watching ${what(kind, value)}`)
       return done()
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
-  if (!value || !sel.ws) return null
+  // A role that only reads the organization's watchlist gets no button (the server refuses).
+  if (!value || !sel.ws || (sel.workspace && !can(sel.workspace, 'watchlist', 'write'))) return null
   if (list.isPending) return <Button variant="secondary" disabled>Watch</Button>
   if (item) {
     return (

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toastFailure } from '../../../lib/plan-limit'
 import { removeWatch, watchlistQuery } from '../api/watchlist'
 import { useSelection } from '../../../lib/selection'
+import { can } from '../../../lib/workspaces'
 import { useDocumentTitle } from '../../../lib/document-title'
 import { Empty, ErrorState, Skeleton } from '../../../components/ui/states'
 import { Button } from '../../../components/ui/button'
@@ -22,7 +24,7 @@ export function WatchlistPage() {
       toast.success('Removed from the watchlist')
       qc.invalidateQueries({ queryKey: ['watchlist'] })
     },
-    onError: (e) => toast.error(e.message),
+    onError: toastFailure,
   })
   return (
     <section aria-labelledby="watch-title" className="space-y-4">
@@ -40,7 +42,7 @@ export function WatchlistPage() {
                 <span className="text-xs text-zinc-500 sm:text-sm sm:text-inherit">{KIND[it.kind]}</span>
                 <span className="col-span-2 sm:col-span-1"><ItemNow it={it} /></span>
                 <span className="col-span-2 text-right sm:col-span-1">
-                  <Button variant="ghost" aria-label={`Remove ${it.value}`} onClick={() => confirm(`Remove “${it.value}” from the watchlist?`) && remove.mutate(it.id)}>Remove</Button>
+                  {can(sel.workspace, 'watchlist', 'write') && <Button variant="ghost" aria-label={`Remove ${it.value}`} onClick={() => confirm(`Remove “${it.value}” from the watchlist?`) && remove.mutate(it.id)}>Remove</Button>}
                 </span>
               </li>
             ))}
