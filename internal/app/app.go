@@ -42,9 +42,11 @@ type App struct {
 	Billing   *billing.Billing
 	Warehouse *warehouse.Warehouse
 	// Demo reports the demo workspace's first generation to the API (cli runs it).
-	Demo    *trends.DemoProgress
-	Alerts  *alerts.Notifier     // alert digests; the server starts its weekly scheduler
-	orgs    *organization.Plugin // organizations: the trends API's and billing's access check
+	Demo   *trends.DemoProgress
+	Alerts *alerts.Notifier     // alert digests; the server starts its weekly scheduler
+	orgs   *organization.Plugin // organizations: the trends API's and billing's access check
+	// Jobs runs every import (uploads, and `sellertrends import` through the server's socket).
+	Jobs    *trends.Jobs
 	closers []func() error
 
 	adminPlugin *admin.Plugin // guards the operator's figures
@@ -128,6 +130,9 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 		return err
 	}
 	a.Warehouse.SetWriteMemory(cfg.DuckDBWriteMemory)
+	if cfg.DebugImportPauseAt != "" {
+		a.Warehouse.OnStep(trends.PauseAt(cfg.DebugImportPauseAt))
+	}
 	a.Warehouse.WarmLists()
 	a.closers = append(a.closers, a.Warehouse.Close)
 	// History answers from the facts until a missing copy is rebuilt, so a failure here is
@@ -149,6 +154,7 @@ func (a *App) openTrends(ctx context.Context, cfg *config.Config, st *store.Stor
 	// Deleting an account deletes its workspaces, datasets, watchlists and settings first.
 	a.Auth.OnUserDeleted(trendsSvc.DeleteUserData)
 	a.Demo = trendsSvc.Demo
+	a.Jobs = trendsSvc.Jobs()
 	deps.Trends = withDeletions(trendsSvc.Handler(), []byte(secret), trendsSvc.DeleteUserData)
 	deps.Billing = a.Auth.RequireSession(a.Billing.APIHandler(usage(st, a.Warehouse, a.orgs)))
 	deps.Admin = a.adminPlugin.RequireAdmin(operator.Handler(st, a.Warehouse))

@@ -2,17 +2,18 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/store"
+	"github.com/sellertrends/sellertrends/internal/trends"
 	"github.com/sellertrends/sellertrends/internal/trends/localimport"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
@@ -21,29 +22,41 @@ import (
 // importCmd bulk-loads report files: `sellertrends import [--workspace W] [--marketplace M]
 // [--period P] [--lenient] FILE...`. When a server runs on the same DATA_DIR it holds the trends
 // store (DuckDB lets one process open it), so the files go to that server over its import socket
-// (localimport); otherwise the command opens the store itself. Either way it shows a progress
-// bar per report and a line per result.
+// (localimport); otherwise the command opens the store itself. Either way each file is a job of
+// the one job runner (trends.Jobs.ImportLocal), listed in GET /imports with its progress; this
+// command only chooses the door and draws a progress bar per report and a line per result.
 func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 	if hasServerFlag(args) { // to a remote server: remote_import.go
 		return remoteImportCmd(cfg, args, out)
 	}
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	workspace := fs.String("workspace", "", "workspace id (see GET /api/workspaces; personal-<user id> for a user's own)")
+	workspace := fs.String("workspace", "", "workspace id or its owner's email (default: the only workspace; see `sellertrends workspaces`)")
 	market := fs.String("marketplace", "", "marketplace when the file does not say (amazon.com, US, walmart.com …)")
 	period := fs.String("period", "", "period when the file does not say (2026-04-05..2026-04-11, 2026-04, 2026-Q1)")
 	lenient := fs.Bool("lenient", false, "skip bad rows and report them instead of failing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *workspace == "" || fs.NArg() == 0 {
-		return fmt.Errorf("usage: sellertrends import --workspace W [--marketplace M] [--period P] [--lenient] FILE [FILE ...]")
+	if fs.NArg() == 0 {
+		return fmt.Errorf("usage: sellertrends import [--workspace W] [--marketplace M] [--period P] [--lenient] FILE [FILE ...]")
 	}
 	if *period != "" {
 		if _, err := report.ParsePeriod(*period); err != nil {
 			return err
 		}
 	}
-	imp, err := newFileImporter(context.Background(), cfg, out)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ws, err := pickLocalWorkspace(ctx, st, *workspace)
+	if err != nil {
+		return err
+	}
+	imp, err := newFileImporter(ctx, cfg, st, out)
 	if err != nil {
 		return err
 	}
@@ -53,33 +66,38 @@ func importCmd(cfg *config.Config, args []string, out io.Writer) error {
 		abs, err := filepath.Abs(path)
 		if err == nil {
 			view := &progressView{out: out}
-			err = imp.send(localimport.Request{Workspace: *workspace, Path: abs, Marketplace: *market, Period: *period, Lenient: *lenient}, view.show)
+			err = imp.send(localimport.Request{Workspace: ws, Path: abs, Marketplace: *market, Period: *period, Lenient: *lenient}, view.show)
 			view.finish()
 		}
 		if err != nil {
 			fmt.Fprintf(out, "%s: FAILED: %v\n", path, err)
 			failed++
 		}
+		if ctx.Err() != nil {
+			break
+		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d files failed; the others were imported", failed, fs.NArg())
 	}
-	return nil
+	return ctx.Err()
 }
 
-// fileImporter imports one file at a time through a running server's socket, or into the store
-// opened here. When the server stops during a bulk load, the remaining files go into the store
-// (opened once the server has let go of it).
+// fileImporter imports one file at a time through a running server's socket, or through a job
+// runner over the store opened here. When the server stops during a bulk load, the remaining
+// files go into the store (opened once the server has let go of it).
 type fileImporter struct {
 	ctx       context.Context
 	cfg       *config.Config
+	st        *store.Store
 	out       io.Writer
 	viaServer bool
 	wh        *warehouse.Warehouse
+	jobs      *trends.Jobs
 }
 
-func newFileImporter(ctx context.Context, cfg *config.Config, out io.Writer) (*fileImporter, error) {
-	f := &fileImporter{ctx: ctx, cfg: cfg, out: out}
+func newFileImporter(ctx context.Context, cfg *config.Config, st *store.Store, out io.Writer) (*fileImporter, error) {
+	f := &fileImporter{ctx: ctx, cfg: cfg, st: st, out: out}
 	if conn, err := localimport.Dial(cfg.DataDir); err == nil {
 		conn.Close()
 		fmt.Fprintln(out, "a server is running on this data directory: it imports the files")
@@ -98,12 +116,12 @@ func (f *fileImporter) send(req localimport.Request, on func(localimport.Event))
 		fmt.Fprintln(f.out, "the server has stopped: the remaining files are imported here")
 		f.viaServer = false
 	}
-	if f.wh == nil {
+	if f.jobs == nil {
 		if err := f.openStore(); err != nil {
 			return err // the server may still hold the store; the next file tries again
 		}
 	}
-	return importReports(f.ctx, f.wh, req, on)
+	return f.jobs.ImportLocal(f.ctx, req, on)
 }
 
 func (f *fileImporter) openStore() error {
@@ -112,55 +130,27 @@ func (f *fileImporter) openStore() error {
 		return err
 	}
 	wh.SetWriteMemory(f.cfg.DuckDBWriteMemory)
+	if f.cfg.DebugImportPauseAt != "" {
+		wh.OnStep(trends.PauseAt(f.cfg.DebugImportPauseAt))
+	}
 	f.wh = wh
+	f.jobs = trends.NewJobs(trends.JobsConfig{Warehouse: wh, Store: f.st, DataDir: f.cfg.DataDir})
+	f.jobs.Start()
 	return nil
 }
 
 func (f *fileImporter) close() {
+	if f.jobs != nil {
+		f.jobs.Close()
+	}
+	if f.wh != nil && f.ctx.Err() == nil {
+		// The derived tables (seasonality, the next week's inputs, the term-ordered copy) are
+		// brought up to date before the command returns, as a server would after the import.
+		f.wh.WaitBackground()
+	}
 	if f.wh != nil {
 		f.wh.Close()
 	}
-}
-
-// importReports imports every report of one file (a zip may hold several), reporting progress
-// and a summary line per report. The server runs it for socket requests too.
-func importReports(ctx context.Context, wh *warehouse.Warehouse, req localimport.Request, emit func(localimport.Event)) error {
-	opts := report.Options{Marketplace: req.Marketplace, Lenient: req.Lenient}
-	if req.Period != "" {
-		p, err := report.ParsePeriod(req.Period)
-		if err != nil {
-			return err
-		}
-		opts.Period = &p
-	}
-	sum, err := fileSHA256(req.Path)
-	if err != nil {
-		return err
-	}
-	srcs, err := report.Open(req.Path, opts)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		for _, s := range srcs {
-			s.Close()
-		}
-	}()
-	for _, src := range srcs {
-		name := src.Meta().Name
-		rec, err := wh.Import(ctx, src, warehouse.ImportOptions{Workspace: req.Workspace, ImportedBy: "cli", SHA256: sum, Lenient: req.Lenient,
-			Progress: func(rows int64) {
-				_, read, total := src.Progress()
-				emit(localimport.Event{Name: name, Rows: rows, Read: read, Total: total})
-			}})
-		if err != nil {
-			return err
-		}
-		_, skipped := src.Skipped()
-		emit(localimport.Event{Name: name, Done: fmt.Sprintf("%s: %s %s, %d rows, deepest rank %d, %d skipped, replaced: %v",
-			name, src.Meta().Marketplace, rec.Period, rec.Rows, rec.DeepestRank, skipped, rec.Replaced)})
-	}
-	return nil
 }
 
 // progressView draws a progress bar per report on the terminal and prints each summary.
@@ -191,17 +181,4 @@ func (v *progressView) finish() {
 		v.bar.Finish()
 		v.bar = nil
 	}
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/demo"
 	"github.com/sellertrends/sellertrends/internal/trends/localimport"
 )
@@ -79,6 +80,27 @@ func TestImportCommandWithAndWithoutARunningServer(t *testing.T) {
 	if strings.Contains(out.String(), "a server is running") || !strings.Contains(out.String(), "replaced: true") {
 		t.Fatalf("output:\n%s", out.String())
 	}
+	// All three went through the one job runner, recorded as the command's jobs, whichever
+	// process ran them.
+	st, err := store.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	jobs, err := st.ImportJobs(context.Background(), "ws-cli", 10)
+	if err != nil || len(jobs) != 3 {
+		t.Fatalf("recorded jobs: %+v %v", jobs, err)
+	}
+	states := map[string]int{}
+	for _, j := range jobs {
+		if j.Source != "cli" {
+			t.Errorf("job %s source %q", j.ID, j.Source)
+		}
+		states[j.State]++
+	}
+	if states["done"] != 2 || states["failed"] != 1 {
+		t.Fatalf("states %v, want two done and one failed", states)
+	}
 }
 
 // Closing the connection (Ctrl-C on the command) cancels the server's import, which leaves
@@ -126,7 +148,12 @@ func TestImportCarriesOnWhenTheServerStops(t *testing.T) {
 	cfg := testConfig(t)
 	app := startServer(t, cfg)
 	var out strings.Builder
-	imp, err := newFileImporter(context.Background(), cfg, &out)
+	st, err := store.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	imp, err := newFileImporter(context.Background(), cfg, st, &out)
 	if err != nil {
 		app.Close()
 		t.Fatal(err)

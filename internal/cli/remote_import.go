@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sellertrends/sellertrends/internal/config"
+	"github.com/sellertrends/sellertrends/internal/store"
 )
 
 type remoteWorkspace struct {
@@ -30,12 +32,21 @@ type remoteWorkspace struct {
 	ReadOnly bool   `json:"readOnly"`
 }
 
-// workspacesCmd lists the workspaces the signed-in user has on a server.
-func workspacesCmd(_ *config.Config, args []string, out io.Writer) error {
+// workspacesCmd lists the workspaces the signed-in user has on a server, or without --server
+// every workspace of the store on this machine with its owners.
+func workspacesCmd(cfg *config.Config, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("workspaces", flag.ContinueOnError)
-	server := fs.String("server", "", "server URL")
+	server := fs.String("server", "", "server URL (default: the store on this machine)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if !hasServerFlag(args) {
+		st, err := store.Open(context.Background(), cfg.DatabaseURL, cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return localWorkspaces(context.Background(), st, out)
 	}
 	r, err := signedIn(*server)
 	if err != nil {

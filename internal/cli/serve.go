@@ -47,6 +47,10 @@ func serve(cfg *config.Config, args []string, out io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
+	// The running import is stopped first (an upload's job is resumed at the next start), so
+	// the requests following it (long polls, the socket) end at once rather than hold the
+	// shutdown.
+	app.StopImports()
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -66,7 +70,15 @@ func listenHost(cfg *config.Config) string {
 // App is everything a running server holds, built once by buildApp.
 type App struct {
 	Handler http.Handler
+	jobs    *trends.Jobs
 	closers []func() error
+}
+
+// StopImports stops the import job runner (Close does it too).
+func (a *App) StopImports() {
+	if a.jobs != nil {
+		a.jobs.Close()
+	}
 }
 
 // Close releases databases and background workers in reverse order of opening.
@@ -103,7 +115,7 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 		return nil, err
 	}
 	a.closers = append(a.closers, func() error { built.Close(); return nil })
-	a.Handler = built.Handler
+	a.Handler, a.jobs = built.Handler, built.Jobs
 	if built.Warehouse == nil { // forwarding to the trends owner (TRENDS_OWNER_URL): nothing more runs here
 		return a, nil
 	}
@@ -114,9 +126,7 @@ func buildApp(ctx context.Context, cfg *config.Config) (_ *App, err error) {
 		slog.Warn("no import socket: `sellertrends import` needs the server stopped", "error", err)
 	} else {
 		a.closers = append(a.closers, sock.Close)
-		go localimport.Serve(sock, func(ctx context.Context, req localimport.Request, emit func(localimport.Event)) error {
-			return importReports(ctx, built.Warehouse, req, emit)
-		})
+		go localimport.Serve(sock, built.Jobs.ImportLocal)
 	}
 	buildDemoIfMissing(ctx, built.Warehouse, built.Demo)
 	built.Alerts.StartWeekly(weeklyAlertsEvery)

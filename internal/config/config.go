@@ -54,6 +54,12 @@ type Config struct {
 	MaxUploadBytes    int64
 	DuckDBMemory      string
 	DuckDBWriteMemory string
+	// ImportQueuePerUser is how many imports one user may have queued or running at once; an
+	// upload past it answers 429 at once.
+	ImportQueuePerUser int
+	// DebugImportPauseAt names an import step at which every import stops and waits forever
+	// (a test or an operator then kills the process there); empty in normal operation.
+	DebugImportPauseAt string
 	// TrendsOwnerURL, when set, is the server that owns the trends store (DuckDB): this server
 	// opens none and forwards the trends API to it (several servers on one PostgreSQL).
 	TrendsOwnerURL string
@@ -120,6 +126,8 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
 	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "704MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
+	c.ImportQueuePerUser = p.intRange("IMPORT_QUEUE_PER_USER", 20, 1, 10_000)
+	c.DebugImportPauseAt = p.str("DEBUG_IMPORT_PAUSE_AT", "")
 	c.TrendsOwnerURL = p.schemeURL("TRENDS_OWNER_URL", "http", "https")
 	if c.TrendsOwnerURL != "" && c.DatabaseURL == "" && p.err == nil {
 		p.err = fmt.Errorf("TRENDS_OWNER_URL: needs DATABASE_URL (the servers must share one PostgreSQL)")

@@ -91,6 +91,43 @@ func (s *Store) MemberCount(ctx context.Context, workspaceID string) (int, error
 	return n, err
 }
 
+// WorkspaceListing is a workspace with its owners' emails, for `sellertrends workspaces`.
+type WorkspaceListing struct {
+	Workspace
+	Owners []string
+}
+
+// AllWorkspaces lists every workspace with its owners' emails, oldest first.
+func (s *Store) AllWorkspaces(ctx context.Context) ([]WorkspaceListing, error) {
+	rows, err := s.query(ctx, `select w."id", w."name", w."kind", w."createdAt", coalesce(u."email", '') from "workspace" w
+		left join "workspaceMember" m on m."workspaceId" = w."id" and m."role" = 'owner'
+		left join "user" u on u."id" = m."userId" order by w."createdAt", w."id", u."email"`)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: list all: %w", err)
+	}
+	defer rows.Close()
+	var out []WorkspaceListing
+	for rows.Next() {
+		var w Workspace
+		var created dbTime
+		var email string
+		if err := rows.Scan(&w.ID, &w.Name, &w.Kind, &created, &email); err != nil {
+			return nil, err
+		}
+		w.CreatedAt = created.Time
+		if n := len(out); n > 0 && out[n-1].ID == w.ID {
+			out[n-1].Owners = append(out[n-1].Owners, email)
+			continue
+		}
+		l := WorkspaceListing{Workspace: w}
+		if email != "" {
+			l.Owners = []string{email}
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
 // EnsureWorkspace creates a workspace row for an organization's workspace if it has none yet,
 // so its watchlist items have a workspace to belong to. Membership stays in the organization
 // plugin's tables. Call it only before a write: reads must never take the write lock.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +89,7 @@ func badKeys(v any, at string) []string {
 // each JSON body must validate against the documented schema, and every key of every body must
 // be camelCase.
 func TestEveryAnswerMatchesTheDocument(t *testing.T) {
-	app := testkit.Server(t, testkit.SQLite(t), map[string]string{"MAX_UPLOAD_BYTES": "100000"})
+	app := testkit.Server(t, testkit.SQLite(t), map[string]string{"MAX_UPLOAD_BYTES": "100000", "IMPORT_QUEUE_PER_USER": "3"})
 	owner := app.SignUp(t, "owner@example.com", "password123")
 	ws := personal(t, owner)
 	ds := importSeries(t, owner, app, ws)
@@ -151,7 +153,17 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	check("POST", "/api/trends/{ws}/imports", testkit.Response{Status: status, Header: jsonHeader, Body: raw})
 	job := out["jobs"].([]any)[0].(map[string]any)["id"].(string)
 	check("GET", "/api/trends/{ws}/imports/{job}", owner.Do("GET", "/api/trends/"+ws+"/imports/"+job+"?wait=true", nil))
-	check("GET", "/api/trends/{ws}/imports", owner.Do("GET", "/api/trends/"+ws+"/imports", nil)) // with a finished job's results
+	check("GET", "/api/trends/{ws}/imports", owner.Do("GET", "/api/trends/"+ws+"/imports", nil))                  // with a finished job's results
+	check("DELETE", "/api/trends/{ws}/imports/{job}", owner.Do("DELETE", "/api/trends/"+ws+"/imports/"+job, nil)) // finished: left as it is
+	// More files than the user's queue has room for (IMPORT_QUEUE_PER_USER=3).
+	tiny := make([]string, 4)
+	for i := range tiny {
+		tiny[i] = filepath.Join(t.TempDir(), fmt.Sprintf("tiny%d.csv", i))
+		os.WriteFile(tiny[i], []byte("x\n"), 0o600)
+	}
+	status, out = upload(t, owner, app, ws, nil, tiny...)
+	raw, _ = json.Marshal(out)
+	check("POST", "/api/trends/{ws}/imports", testkit.Response{Status: status, Header: jsonHeader, Body: raw})
 	watch := "/api/workspaces/" + ws + "/watchlist"
 	added := owner.Do("POST", watch, map[string]string{"kind": "term", "value": "yoga mat"})
 	check("POST", "/api/workspaces/{ws}/watchlist", added)

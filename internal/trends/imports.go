@@ -29,6 +29,12 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	// A full queue answers at once, before the body is read.
+	room := s.jobs.room(c.userID)
+	if room <= 0 {
+		s.refuseFull(w, r)
+		return
+	}
 	// A large upload may take longer than the server's read timeout: progress keeps it going.
 	r.Body = http.MaxBytesReader(w, httpx.KeepReading(w, r.Body, httpx.LongStream), s.cfg.MaxUploadBytes)
 	mr, err := r.MultipartReader()
@@ -73,6 +79,11 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 			httpx.WriteError(w, r, httpx.BadRequest("files: at most 50 files per upload"))
 			return
 		}
+		if len(saved) >= room {
+			cleanup()
+			s.refuseFull(w, r)
+			return
+		}
 		job, err := s.saveUpload(part)
 		if err != nil {
 			cleanup()
@@ -99,14 +110,31 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request) {
 		j.Workspace, j.opts, j.importer = c.workspace, opts, c.userID
 		j.opts.Name = j.FileName                  // the upload's own name: Amazon's names say marketplace and period
 		j.opts.MaxExpanded = s.cfg.MaxUploadBytes // a zip holds no more than a plain upload may be
-		s.jobs.add(j)
+	}
+	if err := s.jobs.add(r.Context(), saved...); err != nil {
+		cleanup()
+		if errors.As(err, new(*httpx.Error)) {
+			s.refuseFull(w, r)
+			return
+		}
+		httpx.WriteError(w, r, err)
+		return
 	}
 	out := make([]Job, 0, len(saved))
 	for _, j := range saved {
-		snap, _ := s.jobs.snapshot(c.workspace, j.ID)
+		snap, _, _ := s.jobs.snapshot(r.Context(), c.workspace, j.ID)
 		out = append(out, snap)
 	}
 	httpx.WriteJSON(w, http.StatusAccepted, jobsAnswer{Jobs: out})
+}
+
+// refuseFull answers 429 to an upload past the user's queue depth without reading the rest of
+// its body: "Connection: close" keeps net/http from draining up to 256 KB of it first, which
+// would hang on a slow or endless upload.
+func (s *Service) refuseFull(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "60")
+	w.Header().Set("Connection", "close")
+	httpx.WriteError(w, r, errQueueFull(s.cfg.ImportQueuePerUser))
 }
 
 // uploadFitsPlan refuses at once an upload whose form names a marketplace the workspace has no
@@ -142,7 +170,7 @@ func uploadError(err error) error {
 }
 
 func (s *Service) saveUpload(part *multipart.Part) (*Job, error) {
-	dir := filepath.Join(s.cfg.DataDir, "uploads")
+	dir := s.uploadsDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -160,7 +188,7 @@ func (s *Service) saveUpload(part *multipart.Part) (*Job, error) {
 		return nil, err
 	}
 	name := filepath.Base(part.FileName())
-	return &Job{ID: newID(), FileName: name, State: "queued", BytesTotal: n, CreatedAt: time.Now().UTC(),
+	return &Job{ID: newID(), FileName: name, Source: SourceUpload, State: "queued", BytesTotal: n, CreatedAt: time.Now().UTC(),
 		path: f.Name(), sha256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
@@ -195,7 +223,12 @@ func (s *Service) listJobs(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: s.jobs.list(c.workspace)})
+	jobs, err := s.jobs.list(r.Context(), c.workspace)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, jobsAnswer{Jobs: jobs})
 }
 
 func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
@@ -210,12 +243,37 @@ func (s *Service) getJob(w http.ResponseWriter, r *http.Request) {
 		s.jobs.wait(ctx, c.workspace, r.PathValue("job"))
 		cancel()
 	}
-	job, ok := s.jobs.snapshot(c.workspace, r.PathValue("job"))
+	job, ok, err := s.jobs.snapshot(r.Context(), c.workspace, r.PathValue("job"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	if !ok {
 		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such import job"))
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, job)
+}
+
+// cancelJob stops a queued or running import of the workspace (within a second: the import
+// checks its context between rows and DuckDB interrupts its statements); a finished job is left
+// as it is.
+func (s *Service) cancelJob(w http.ResponseWriter, r *http.Request) {
+	c, err := s.access(r, importData)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	found, err := s.jobs.cancelJob(r.Context(), c.workspace, r.PathValue("job"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	if !found {
+		httpx.WriteError(w, r, httpx.NewError(http.StatusNotFound, "NOT_FOUND", "No such import job"))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Service) deletePeriod(w http.ResponseWriter, r *http.Request) {

@@ -5,23 +5,31 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/plan"
+	"github.com/sellertrends/sellertrends/internal/store"
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
 )
 
-// Job is one uploaded file being imported in the background.
+// Job is one file being imported in the background, whichever door it came through: a web
+// upload or `sellertrends import` (the socket hand-over or the command's own store).
 type Job struct {
 	ID         string                    `json:"id"`
 	Workspace  string                    `json:"-"`
 	FileName   string                    `json:"fileName"`
-	State      string                    `json:"state"` // queued | running | done | failed
+	Source     string                    `json:"source"` // upload | cli
+	State      string                    `json:"state"`  // queued | running | done | failed
+	Report     string                    `json:"report,omitempty"`
 	BytesRead  int64                     `json:"bytesRead"`
 	BytesTotal int64                     `json:"bytesTotal"`
 	Rows       int64                     `json:"rows"`
@@ -39,23 +47,42 @@ type Job struct {
 	Value     string    `json:"value,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 
-	finished chan struct{} // closed when the job is done or failed
+	finished chan struct{}      // closed when the job is done or failed
+	changed  chan struct{}      // a non-blocking nudge on every change (the socket hand-over follows it)
+	cancel   context.CancelFunc // set while running
+	dropped  bool               // the workspace was deleted (dropWorkspace): never recorded again
 	path     string
+	keep     bool // path is the caller's own file (cli), never removed
 	sha256   string
 	opts     report.Options
 	importer string
-	cancel   context.CancelFunc // set while running; dropWorkspace stops the import with it
-	dropped  bool               // the workspace was deleted: a queued job does not start
 }
 
-// Jobs runs imports one at a time (the warehouse has one writer) in upload order.
+// Job sources: the door a file came through.
+const (
+	SourceUpload = "upload"
+	SourceCLI    = "cli"
+)
+
+// Jobs is the one job runner: it imports one file at a time (the warehouse has one writer),
+// taking turns between workspaces (each has its own queue, first in first out), so one
+// workspace's bulk load never stalls another's upload. Every job is recorded in the store when
+// it is queued, starts and ends: it survives a restart (Recover) and stays in GET /imports.
 type Jobs struct {
-	wh    *warehouse.Warehouse
-	mu    sync.Mutex
-	all   map[string]*Job
-	queue chan *Job
-	stop  context.CancelFunc
-	done  chan struct{}
+	wh      *warehouse.Warehouse
+	st      *store.Store
+	runner  string // host and DATA_DIR of this process: only it resumes the jobs recorded with it
+	dataDir string // absolute
+	perUser int
+
+	mu     sync.Mutex
+	live   map[string]*Job   // queued and running jobs, and those finished lately in this process
+	queues map[string][]*Job // queued jobs per workspace
+	turn   []string          // workspaces with queued jobs, in the order they are served
+	wake   chan struct{}
+	ctx    context.Context
+	stop   context.CancelFunc
+	done   chan struct{}
 	// afterImport, when set, hears of every job that imported its files (alert digests).
 	afterImport func(workspace string, recs []*warehouse.PeriodRecord)
 	// newDataset, when set, is asked before a report starts a dataset the workspace does not
@@ -63,14 +90,33 @@ type Jobs struct {
 	newDataset func(ctx context.Context, workspace string, have int) error
 }
 
-func newJobs(wh *warehouse.Warehouse) *Jobs {
-	ctx, cancel := context.WithCancel(context.Background())
-	j := &Jobs{wh: wh, all: map[string]*Job{}, queue: make(chan *Job, 1000), stop: cancel, done: make(chan struct{})}
-	go j.work(ctx)
-	return j
+// JobsConfig is what the runner works with.
+type JobsConfig struct {
+	Warehouse *warehouse.Warehouse
+	Store     *store.Store
+	DataDir   string
+	PerUser   int // queued or running jobs a user may have at once (uploads); 0: no limit
 }
 
-func (j *Jobs) close() {
+// NewJobs builds the runner; Start starts its worker (after Recover, when the caller resumes).
+func NewJobs(c JobsConfig) *Jobs {
+	ctx, cancel := context.WithCancel(context.Background())
+	dir, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		dir = c.DataDir
+	}
+	// Servers on several machines may share one PostgreSQL with the same DATA_DIR path.
+	host, _ := os.Hostname()
+	return &Jobs{wh: c.Warehouse, st: c.Store, runner: host + ":" + dir, dataDir: dir, perUser: c.PerUser, live: map[string]*Job{},
+		queues: map[string][]*Job{}, wake: make(chan struct{}, 1), ctx: ctx, stop: cancel, done: make(chan struct{})}
+}
+
+// Start starts the worker.
+func (j *Jobs) Start() { go j.work() }
+
+// Close stops the worker: the running import is cancelled (it leaves its dataset as it was)
+// and an upload's job is recorded as queued again, to be resumed at the next start.
+func (j *Jobs) Close() {
 	j.stop()
 	<-j.done
 }
@@ -81,30 +127,173 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-// add queues a job.
-func (j *Jobs) add(job *Job) {
-	job.finished = make(chan struct{})
-	j.mu.Lock()
-	j.all[job.ID] = job
-	j.mu.Unlock()
-	j.queue <- job
+// errQueueFull answers an upload past the user's queue depth, at once.
+func errQueueFull(limit int) error {
+	return httpx.NewError(http.StatusTooManyRequests, "TOO_MANY_IMPORTS",
+		fmt.Sprintf("You have %d imports queued or running, the most allowed (IMPORT_QUEUE_PER_USER); upload more once they finish", limit))
 }
 
-// snapshot returns a copy of a job, safe to encode while the worker updates it.
-func (j *Jobs) snapshot(workspace, id string) (Job, bool) {
+// room is how many more uploads the user may queue now.
+func (j *Jobs) room(user string) int {
+	if j.perUser <= 0 {
+		return maxFilesPerUpload
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	job, ok := j.all[id]
-	if !ok || job.Workspace != workspace {
-		return Job{}, false
+	return j.perUser - j.activeOf(user)
+}
+
+func (j *Jobs) activeOf(user string) int {
+	n := 0
+	for _, job := range j.live {
+		if job.importer == user && job.Source == SourceUpload && (job.State == "queued" || job.State == "running") {
+			n++
+		}
 	}
-	return *job, true
+	return n
+}
+
+// add records and queues jobs, all or none: an upload would take the user past their queue
+// depth answers errQueueFull.
+func (j *Jobs) add(ctx context.Context, jobs ...*Job) error {
+	j.mu.Lock()
+	if len(jobs) > 0 && jobs[0].Source == SourceUpload && j.perUser > 0 && j.activeOf(jobs[0].importer)+len(jobs) > j.perUser {
+		j.mu.Unlock()
+		return errQueueFull(j.perUser)
+	}
+	for _, job := range jobs {
+		job.State = "queued"
+		job.finished, job.changed = make(chan struct{}), make(chan struct{}, 1)
+		j.live[job.ID] = job
+	}
+	j.mu.Unlock()
+	for _, job := range jobs {
+		if err := j.save(ctx, job); err != nil {
+			j.mu.Lock()
+			for _, job := range jobs {
+				delete(j.live, job.ID)
+			}
+			j.mu.Unlock()
+			return err
+		}
+	}
+	j.mu.Lock()
+	for _, job := range jobs {
+		j.enqueue(job)
+	}
+	j.mu.Unlock()
+	return nil
+}
+
+// enqueue puts a recorded job at the end of its workspace's queue (under mu).
+func (j *Jobs) enqueue(job *Job) {
+	if len(j.queues[job.Workspace]) == 0 {
+		j.turn = append(j.turn, job.Workspace)
+	}
+	j.queues[job.Workspace] = append(j.queues[job.Workspace], job)
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next takes the first job of the workspace whose turn it is; that workspace goes to the back
+// of the line if it has more.
+func (j *Jobs) next() *Job {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.turn) == 0 {
+		return nil
+	}
+	ws := j.turn[0]
+	j.turn = j.turn[1:]
+	q := j.queues[ws]
+	job := q[0]
+	if len(q) > 1 {
+		j.queues[ws] = q[1:]
+		j.turn = append(j.turn, ws)
+	} else {
+		delete(j.queues, ws)
+	}
+	return job
+}
+
+// unqueue removes a queued job (cancelled); false if it is no longer queued.
+func (j *Jobs) unqueue(job *Job) bool {
+	q := j.queues[job.Workspace]
+	for i, x := range q {
+		if x != job {
+			continue
+		}
+		j.queues[job.Workspace] = append(q[:i:i], q[i+1:]...)
+		if len(j.queues[job.Workspace]) == 0 {
+			delete(j.queues, job.Workspace)
+			for k, ws := range j.turn {
+				if ws == job.Workspace {
+					j.turn = append(j.turn[:k:k], j.turn[k+1:]...)
+					break
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// cancelJob stops a queued or running job of the workspace; a finished one is left as it is.
+// It answers false when the workspace has no such job.
+func (j *Jobs) cancelJob(ctx context.Context, workspace, id string) (bool, error) {
+	j.mu.Lock()
+	job, ok := j.live[id]
+	if !ok || job.Workspace != workspace {
+		j.mu.Unlock()
+		_, found, err := j.snapshot(ctx, workspace, id)
+		return found, err
+	}
+	switch {
+	case job.State == "queued" && j.unqueue(job):
+		j.mu.Unlock()
+		j.finish(job, "failed", errCancelled)
+	case job.State == "running" && job.cancel != nil:
+		job.cancel()
+		j.mu.Unlock()
+	default:
+		j.mu.Unlock()
+	}
+	return true, nil
+}
+
+const errCancelled = "Cancelled before the import finished; the report being imported was left out (reports imported before it stay)."
+
+// snapshot returns a copy of a job, safe to encode while the worker updates it: a live one, or
+// its record.
+func (j *Jobs) snapshot(ctx context.Context, workspace, id string) (Job, bool, error) {
+	j.mu.Lock()
+	job, ok := j.live[id]
+	if ok && job.Workspace == workspace {
+		snap := *job
+		j.mu.Unlock()
+		return snap, true, nil
+	}
+	j.mu.Unlock()
+	if j.st == nil {
+		return Job{}, false, nil
+	}
+	rec, err := j.st.ImportJob(ctx, workspace, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Job{}, false, nil
+	}
+	if err != nil {
+		return Job{}, false, err
+	}
+	out, err := decodeJob(rec)
+	return *out, err == nil, err
 }
 
 // wait blocks until the job finishes or ctx ends (long polling).
 func (j *Jobs) wait(ctx context.Context, workspace, id string) {
 	j.mu.Lock()
-	job, ok := j.all[id]
+	job, ok := j.live[id]
 	j.mu.Unlock()
 	if !ok || job.Workspace != workspace {
 		return
@@ -115,52 +304,124 @@ func (j *Jobs) wait(ctx context.Context, workspace, id string) {
 	}
 }
 
-func (j *Jobs) list(workspace string) []Job {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	out := []Job{}
-	for _, job := range j.all {
-		if job.Workspace == workspace {
-			out = append(out, *job)
+// listLimit is how many of a workspace's jobs GET /imports shows, newest first.
+const listLimit = 200
+
+// list returns the workspace's jobs, newest first: the records, with live progress over them.
+func (j *Jobs) list(ctx context.Context, workspace string) ([]Job, error) {
+	byID := map[string]Job{}
+	if j.st != nil {
+		recs, err := j.st.ImportJobs(ctx, workspace, listLimit)
+		if err != nil {
+			return nil, err
+		}
+		for _, rec := range recs {
+			job, err := decodeJob(rec)
+			if err != nil {
+				return nil, err
+			}
+			byID[job.ID] = *job
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].CreatedAt.After(out[b].CreatedAt) })
-	return out
+	j.mu.Lock()
+	for _, job := range j.live {
+		if job.Workspace == workspace {
+			byID[job.ID] = *job
+		}
+	}
+	j.mu.Unlock()
+	out := make([]Job, 0, len(byID))
+	for _, job := range byID {
+		out = append(out, job)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if !out[a].CreatedAt.Equal(out[b].CreatedAt) {
+			return out[a].CreatedAt.After(out[b].CreatedAt)
+		}
+		return out[a].ID < out[b].ID
+	})
+	return out[:min(len(out), listLimit)], nil
 }
 
+// update changes a job under the lock and nudges whoever follows it.
 func (j *Jobs) update(job *Job, fn func(*Job)) {
 	j.mu.Lock()
 	fn(job)
 	j.mu.Unlock()
+	select {
+	case job.changed <- struct{}{}:
+	default:
+	}
 }
 
-func (j *Jobs) work(ctx context.Context) {
+func (j *Jobs) work() {
 	defer close(j.done)
 	for {
+		if job := j.next(); job != nil {
+			j.run(job)
+			continue
+		}
 		select {
-		case <-ctx.Done():
+		case <-j.ctx.Done():
 			return
-		case job := <-j.queue:
-			j.run(ctx, job)
+		case <-j.wake:
 		}
 	}
 }
 
-// run imports every report of the file; the temporary upload is removed afterwards.
-func (j *Jobs) run(ctx context.Context, job *Job) {
-	defer close(job.finished)
-	defer os.Remove(job.path)
-	ctx, cancel := context.WithCancel(ctx)
+// run imports one job's file and records how it ended. A shutdown stops it: an upload is then
+// queued again (its file is kept for the next start), a command's file fails, since the command
+// that waits for it has lost its server.
+func (j *Jobs) run(job *Job) {
+	if j.ctx.Err() != nil {
+		return // stopping: the job stays queued in its record
+	}
+	ctx, cancel := context.WithCancel(j.ctx)
 	defer cancel()
-	dropped := false
-	j.update(job, func(x *Job) { x.State, x.cancel, dropped = "running", cancel, x.dropped })
-	if dropped {
-		return
+	j.update(job, func(x *Job) { x.State, x.cancel = "running", cancel })
+	if err := j.save(j.ctx, job); err != nil {
+		slog.Error("import job: recording its start", "job", job.ID, "error", err)
+	}
+	err := j.importFile(ctx, job)
+	switch {
+	case err == nil:
+		j.finish(job, "done", "")
+		if j.afterImport != nil {
+			j.afterImport(job.Workspace, job.Results)
+		}
+	case j.ctx.Err() != nil && job.Source == SourceUpload && !j.isDropped(job):
+		j.update(job, func(x *Job) {
+			x.State, x.Rows, x.BytesRead, x.Results, x.Skipped, x.SkipCount = "queued", 0, 0, nil, nil, 0
+		})
+		if err := j.save(context.Background(), job); err != nil {
+			slog.Error("import job: recording it for the next start", "job", job.ID, "error", err)
+		}
+		close(job.finished)
+	case j.ctx.Err() != nil:
+		j.finish(job, "failed", errServerStopped)
+	case ctx.Err() != nil:
+		j.finish(job, "failed", errCancelled)
+	default:
+		j.fail(job, err)
+	}
+}
+
+const errServerStopped = "The server stopped during this import; the report being imported was left out (reports imported before it stay). Run the import again."
+
+// importFile imports every report of the job's file (a zip may hold several) into the job's
+// workspace: parse, stage, commit with the measures, progress. It is the one import path: web
+// uploads, the command's hand-over to a running server and its own imports all run it.
+func (j *Jobs) importFile(ctx context.Context, job *Job) error {
+	if job.sha256 == "" {
+		sum, err := fileSHA256(job.path)
+		if err != nil {
+			return &report.ParseError{Expected: "a readable file: " + err.Error()}
+		}
+		j.update(job, func(x *Job) { x.sha256 = sum })
 	}
 	srcs, err := report.Open(job.path, job.opts)
 	if err != nil {
-		j.fail(job, err)
-		return
+		return err
 	}
 	defer func() {
 		for _, s := range srcs {
@@ -168,9 +429,12 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 		}
 	}()
 	for _, src := range srcs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		j.update(job, func(x *Job) { x.Report = src.Meta().Name })
 		if err := j.checkDataset(ctx, job.Workspace, src.Meta()); err != nil {
-			j.fail(job, err)
-			return
+			return err
 		}
 		rec, err := j.wh.Import(ctx, src, warehouse.ImportOptions{Workspace: job.Workspace, ImportedBy: job.importer, SHA256: job.sha256, Lenient: job.opts.Lenient,
 			Progress: func(int64) {
@@ -178,8 +442,10 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 				j.update(job, func(x *Job) { x.Rows, x.BytesRead, x.BytesTotal = rows, read, max(total, x.BytesTotal) })
 			}})
 		if err != nil {
-			j.fail(job, err)
-			return
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
 		}
 		skipped, n := src.Skipped()
 		j.update(job, func(x *Job) {
@@ -188,9 +454,50 @@ func (j *Jobs) run(ctx context.Context, job *Job) {
 			x.SkipCount += n
 		})
 	}
-	j.update(job, func(x *Job) { x.State, x.BytesRead = "done", x.BytesTotal })
-	if j.afterImport != nil {
-		j.afterImport(job.Workspace, job.Results)
+	return nil
+}
+
+// finish ends a job: its state and message recorded, an upload's temporary file removed, and
+// its followers told.
+func (j *Jobs) finish(job *Job, state, msg string) {
+	j.update(job, func(x *Job) {
+		x.State, x.Error = state, msg
+		if state == "done" {
+			x.BytesRead = x.BytesTotal
+		}
+	})
+	j.closeFinished(job)
+}
+
+func (j *Jobs) closeFinished(job *Job) {
+	if !job.keep {
+		os.Remove(job.path)
+	}
+	if err := j.save(context.Background(), job); err != nil {
+		slog.Error("import job: recording its end", "job", job.ID, "error", err)
+	}
+	close(job.finished)
+	j.prune()
+}
+
+// keepFinished is how many finished jobs stay in memory; older ones are read from the store.
+const keepFinished = 100
+
+func (j *Jobs) prune() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var finished []*Job
+	for _, job := range j.live {
+		if job.State == "done" || job.State == "failed" {
+			finished = append(finished, job)
+		}
+	}
+	if len(finished) <= keepFinished || j.st == nil {
+		return
+	}
+	sort.Slice(finished, func(a, b int) bool { return finished[a].CreatedAt.Before(finished[b].CreatedAt) })
+	for _, job := range finished[:len(finished)-keepFinished] {
+		delete(j.live, job.ID)
 	}
 }
 
@@ -214,30 +521,30 @@ func (j *Jobs) checkDataset(ctx context.Context, workspace string, meta report.M
 
 // dropWorkspace forgets a deleted workspace's jobs: queued ones never start (their files are
 // removed), a running one is cancelled and waited for, so nothing is imported into the
-// workspace after its data is deleted.
+// workspace after its data is deleted; then their records are deleted.
 func (j *Jobs) dropWorkspace(ctx context.Context, workspace string) error {
-	var waits []*Job // running or finished: wait for the end (at once when finished)
-	var queued []string
+	var waits []*Job // running: wait for the end
 	j.mu.Lock()
-	for id, job := range j.all {
+	for id, job := range j.live {
 		if job.Workspace != workspace {
 			continue
 		}
-		delete(j.all, id)
+		delete(j.live, id)
 		job.dropped = true
-		if job.cancel != nil {
-			job.cancel()
-		}
-		if job.State == "queued" {
-			queued = append(queued, job.path)
-		} else {
+		switch {
+		case job.State == "queued" && j.unqueue(job):
+			if !job.keep {
+				os.Remove(job.path)
+			}
+			close(job.finished)
+		case job.State == "running":
+			if job.cancel != nil {
+				job.cancel()
+			}
 			waits = append(waits, job)
 		}
 	}
 	j.mu.Unlock()
-	for _, path := range queued {
-		os.Remove(path) // the worker skips the job and removes it too when it reaches it
-	}
 	for _, job := range waits {
 		select {
 		case <-job.finished:
@@ -245,7 +552,16 @@ func (j *Jobs) dropWorkspace(ctx context.Context, workspace string) error {
 			return ctx.Err()
 		}
 	}
-	return nil
+	if j.st == nil {
+		return nil
+	}
+	return j.st.DeleteImportJobs(ctx, workspace)
+}
+
+func (j *Jobs) isDropped(job *Job) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return job.dropped
 }
 
 // errImportServer is what a seller reads when an import fails for a reason that is not the file's.
@@ -267,4 +583,5 @@ func (j *Jobs) fail(job *Job, err error) {
 	j.update(job, func(x *Job) {
 		x.State, x.Error, x.ErrorCode, x.Line, x.Record, x.Column, x.Value = "failed", msg, code, pe.Line, pe.Record, pe.Column, report.ShortValue(pe.Value)
 	})
+	j.closeFinished(job)
 }

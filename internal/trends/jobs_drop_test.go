@@ -18,20 +18,23 @@ func TestDropWorkspaceForgetsItsJobs(t *testing.T) {
 		}
 		return p
 	}
-	done := make(chan struct{})
-	close(done)
-	queued := &Job{ID: "q", Workspace: "a", State: "queued", path: file("q"), finished: make(chan struct{})}
-	finished := &Job{ID: "d", Workspace: "a", State: "done", finished: done}
-	other := &Job{ID: "o", Workspace: "b", State: "queued", path: file("o"), finished: make(chan struct{})}
-	j := &Jobs{all: map[string]*Job{"q": queued, "d": finished, "o": other}}
+	queued := &Job{ID: "q", Workspace: "a", Source: SourceUpload, path: file("q")}
+	other := &Job{ID: "o", Workspace: "b", Source: SourceUpload, path: file("o")}
+	j := NewJobs(JobsConfig{})
+	if err := j.add(context.Background(), queued, other); err != nil {
+		t.Fatal(err)
+	}
+	finished := &Job{ID: "d", Workspace: "a", State: "done", finished: make(chan struct{}), changed: make(chan struct{}, 1)}
+	close(finished.finished)
+	j.live["d"] = finished
 
 	if err := j.dropWorkspace(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	if got := j.list("a"); len(got) != 0 {
+	if got, _ := j.list(context.Background(), "a"); len(got) != 0 {
 		t.Errorf("history of the deleted workspace: %d jobs", len(got))
 	}
-	if got := j.list("b"); len(got) != 1 {
+	if got, _ := j.list(context.Background(), "b"); len(got) != 1 {
 		t.Errorf("history of another workspace: %d jobs, want 1", len(got))
 	}
 	if _, err := os.Stat(queued.path); !os.IsNotExist(err) {
@@ -40,14 +43,13 @@ func TestDropWorkspaceForgetsItsJobs(t *testing.T) {
 	if _, err := os.Stat(other.path); err != nil {
 		t.Error("another workspace's upload file was removed")
 	}
-	// The worker reaching the dropped job skips it (running it would fail on the removed file).
-	j.run(context.Background(), queued)
+	// The dropped job is out of the queue and finished: the worker never starts it.
 	select {
 	case <-queued.finished:
 	default:
 		t.Error("the dropped job is not marked finished")
 	}
-	if queued.Error != "" || len(queued.Results) != 0 {
-		t.Errorf("the dropped job ran: %q %v", queued.Error, queued.Results)
+	if next := j.next(); next != other || j.next() != nil {
+		t.Errorf("the queue after the drop: %v", next)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // A failed import tells the seller what is wrong with their file in the parser's words, and
 // never shows a database's own words ("database is locked") for a fault on the server's side.
 func TestFailedJobErrorsAreInWords(t *testing.T) {
-	j := &Jobs{all: map[string]*Job{}}
+	j := NewJobs(JobsConfig{})
 	for _, tc := range []struct {
 		name, want string
 		err        error
@@ -22,7 +22,7 @@ func TestFailedJobErrorsAreInWords(t *testing.T) {
 		{"server's fault", errImportServer, fmt.Errorf("import: commit: %w", errors.New("database is locked")), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			job := &Job{ID: "x", FileName: "f.csv", finished: make(chan struct{})}
+			job := &Job{ID: "x", FileName: "f.csv", finished: make(chan struct{}), changed: make(chan struct{}, 1), keep: true}
 			j.fail(job, tc.err)
 			if job.State != "failed" || job.Error != tc.want || job.Line != tc.line {
 				t.Errorf("got state %q error %q line %d, want %q line %d", job.State, job.Error, job.Line, tc.want, tc.line)

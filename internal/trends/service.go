@@ -5,7 +5,11 @@ package trends
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
@@ -42,9 +46,33 @@ type Service struct {
 func New(cfg *config.Config, st *store.Store, wh *warehouse.Warehouse, authSvc *auth.Service) *Service {
 	s := &Service{cfg: cfg, store: st, wh: wh, auth: authSvc, plans: func(context.Context, string) (plan.Plan, error) { return plan.Everything, nil },
 		now: func() time.Time { return time.Now().UTC() }, Demo: &DemoProgress{}}
-	s.jobs = newJobs(wh)
+	s.jobs = NewJobs(JobsConfig{Warehouse: wh, Store: st, DataDir: cfg.DataDir, PerUser: cfg.ImportQueuePerUser})
 	s.jobs.newDataset = s.allowDataset
+	// Jobs a stopped or killed server left are resumed or failed before any new one is queued.
+	if err := s.jobs.Recover(context.Background(), s.uploadsDir()); err != nil {
+		slog.Error("import jobs: recovering those left unfinished", "error", err)
+	}
+	s.jobs.Start()
 	return s
+}
+
+// Jobs is the import job runner, which `sellertrends import` hands its files to (the socket).
+func (s *Service) Jobs() *Jobs { return s.jobs }
+
+// uploadsDir holds the uploads' temporary files until their jobs end.
+func (s *Service) uploadsDir() string { return filepath.Join(s.jobs.dataDir, "uploads") }
+
+// PauseAt returns a warehouse step hook (warehouse.OnStep) that stops the import at the named
+// step for good (DEBUG_IMPORT_PAUSE_AT), after saying so on stderr, so a test can kill the
+// process at that exact point.
+func PauseAt(step string) func(string) {
+	return func(at string) {
+		if at != step {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "DEBUG_IMPORT_PAUSE_AT: import paused at step %s\n", at)
+		select {}
+	}
 }
 
 // allowDataset checks one more dataset against the workspace's plan.
@@ -73,8 +101,8 @@ func (s *Service) UseAlerts(n *alerts.Notifier) {
 	s.jobs.afterImport = n.AfterImport
 }
 
-// Close stops the import worker after the running job.
-func (s *Service) Close() error { s.jobs.close(); return nil }
+// Close stops the import worker; the running import is cancelled (jobs.go: run).
+func (s *Service) Close() error { s.jobs.Close(); return nil }
 
 // Handler returns the API handler; every route needs a session.
 func (s *Service) Handler() http.Handler {

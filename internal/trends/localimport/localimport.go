@@ -31,8 +31,9 @@ type Request struct {
 	Lenient     bool   `json:"lenient,omitempty"`
 }
 
-// Event is one line of the answer: progress of a report, a finished report, or the error that
-// ended the request.
+// Event is one line of the answer: progress of a report, a finished report, the error that
+// ended the request, or the last line saying the file was imported. An answer that ends without
+// the last line or an error (the server died) means the file was not imported.
 type Event struct {
 	Name  string `json:"name,omitempty"`
 	Rows  int64  `json:"rows,omitempty"`
@@ -40,6 +41,8 @@ type Event struct {
 	Total int64  `json:"total,omitempty"`
 	Done  string `json:"done,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Imported ends a successful answer: every report of the file was imported.
+	Imported bool `json:"imported,omitempty"`
 }
 
 // Runner imports what a request names, reporting through emit.
@@ -102,8 +105,13 @@ func handle(conn net.Conn, run Runner) {
 	if err := run(ctx, req, emit); err != nil {
 		slog.Info("import through the socket failed", "path", req.Path, "error", err)
 		emit(Event{Error: err.Error()})
+		return
 	}
+	emit(Event{Imported: true})
 }
+
+// ErrServerGone is Send's error when the answer ended before saying the file was imported.
+var ErrServerGone = errors.New("the server stopped before it finished importing the file: the file was not imported (run the command again)")
 
 // Dial connects to a running server's socket in dataDir; it fails when no server listens.
 func Dial(dataDir string) (net.Conn, error) {
@@ -111,7 +119,8 @@ func Dial(dataDir string) (net.Conn, error) {
 }
 
 // Send sends req over conn and calls on for each event until the server is done. It returns
-// the server's error, if the import failed there.
+// nil only when the server said the file was imported: the server's error if the import
+// failed there, ErrServerGone if the connection ended first.
 func Send(conn net.Conn, req Request, on func(Event)) error {
 	defer conn.Close()
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
@@ -121,13 +130,13 @@ func Send(conn net.Conn, req Request, on func(Event)) error {
 	for {
 		var e Event
 		if err := dec.Decode(&e); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("import socket: %w", err)
+			return fmt.Errorf("%w (%v)", ErrServerGone, err)
 		}
 		if e.Error != "" {
 			return errors.New(e.Error)
+		}
+		if e.Imported {
+			return nil
 		}
 		on(e)
 	}

@@ -89,6 +89,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 		return nil, err
 	}
 	slog.Debug("import step", "step", "stage", "rows", staged.rows, "took", time.Since(started))
+	w.at(StepStaged)
 	if staged.rows == 0 {
 		return nil, &report.ParseError{Expected: "the report has no rows"}
 	}
@@ -154,6 +155,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if err := w.load(ctx, tx, stage, spill, checks.titleOrds, names, rec, rows); err != nil {
 		return nil, err
 	}
+	w.at(StepLoaded)
 	if !opts.SkipStats {
 		staged := ""
 		if newest {
@@ -165,11 +167,13 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 		}
 		slog.Debug("import step", "step", "measures", "took", time.Since(started))
 	}
+	w.at(StepMeasures)
 	started = time.Now()
 	if err := commitDeferringCheckpoint(ctx, conn, tx); err != nil {
 		return nil, fmt.Errorf("import: commit: %w", err)
 	}
 	slog.Debug("import step", "step", "commit", "took", time.Since(started))
+	w.at(StepCommitted)
 	w.afterImport(rec.DatasetID)
 	return rec, nil
 }

@@ -141,6 +141,7 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	if err := prepareNextStats(ctx, tx, ds); err != nil {
 		return err
 	}
+	w.at(StepBackground)
 	return tx.Commit()
 }
 
@@ -197,6 +198,7 @@ func (w *Warehouse) backgroundRun(ds int) (again bool) {
 	}
 	err := w.refreshSeasonalityNow(ctx, ds)
 	if err == nil {
+		w.at(StepCopy)
 		w.compactIfDue(ctx, ds)
 	} else if ctx.Err() == nil {
 		slog.Error("trends: refreshing seasonality failed", "dataset", ds, "err", err)

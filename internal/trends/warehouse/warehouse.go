@@ -39,6 +39,8 @@ type Warehouse struct {
 	asinIndex    string
 	asinIndexMu  sync.Mutex
 	asinIndexBad atomic.Bool
+	// stepHook hears of each named import step (steps.go).
+	stepHook func(step string)
 	// names caches dictionary names for pages (term_history.go: dictionaryNames).
 	names *lru.Cache[nameKey, [2]string]
 	// products: which datasets' copies have their products table (term_products.go).
@@ -76,6 +78,12 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 	connector, err := duckdb.NewConnector(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("warehouse: open %s: %w (is another sellertrends process using it?)", path, err)
+	}
+	// The file is ours now (DuckDB locks it): what a killed process spilled to DuckDB's temporary
+	// directory (<store>.tmp, its default) is never read again, and can be gigabytes.
+	if err := os.RemoveAll(path + ".tmp"); err != nil {
+		connector.Close()
+		return nil, fmt.Errorf("warehouse: removing the spill files a stopped process left: %w", err)
 	}
 	db := sql.OpenDB(connector)
 	db.SetMaxIdleConns(maxPooledConns)
