@@ -168,7 +168,7 @@ func TestSocialTestIDPURL(t *testing.T) {
 	if _, err := load(map[string]string{"SOCIAL_TEST_IDP_URL": "ftp://x"}); err == nil {
 		t.Error("a non-http URL was accepted")
 	}
-	c, err = load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 40), "SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
+	_, err = load(map[string]string{"APP_ENV": "production", "AUTH_SECRET": strings.Repeat("s", 40), "SOCIAL_TEST_IDP_URL": "http://127.0.0.1:9999"})
 	if err == nil || !strings.Contains(err.Error(), "SOCIAL_TEST_IDP_URL") {
 		t.Errorf("production: %v", err)
 	}

@@ -61,6 +61,7 @@ func (j *Jobs) ImportLocal(ctx context.Context, req localimport.Request, emit fu
 				return nil
 			}
 			if snap.State == "queued" { // the server stopped: an upload waits for the next start, but this is no upload
+				//lint:ignore ST1005 the job's message, shown to the person as written
 				return errors.New(errServerStopped)
 			}
 			return errors.New(snap.Error)
