@@ -12,7 +12,7 @@ const runs = Number(process.env.RUNS ?? 5)
 
 const chrome = await launchBrowser()
 const inbox = await startInbox()
-const app = await startApp({ SMTP_URL: inbox.url, DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT ?? '768MB' }, { dataDir })
+const app = await startApp({ SMTP_URL: inbox.url, ...(process.env.DUCKDB_MEMORY_LIMIT ? { DUCKDB_MEMORY_LIMIT: process.env.DUCKDB_MEMORY_LIMIT } : {}) }, { dataDir })
 try {
   const context = await chrome.browser.newContext({ baseURL: app.baseURL })
   const page = await context.newPage()
