@@ -28,9 +28,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 		`alter table term_stats_old rename to term_stats`,
 		`drop table overview_rows`,
 		`create table overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`,
-		// FORCE: a pooled connection may still hold the finished background job's transaction
-		// open, and a plain CHECKPOINT then refuses ("other write transactions active").
-		`force checkpoint`)
+		`checkpoint`)
 	if err != nil {
 		t.Fatal(err)
 	}
