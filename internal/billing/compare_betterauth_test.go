@@ -1,26 +1,20 @@
 package billing_test
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/testkit"
+	"github.com/sellertrends/sellertrends/internal/testkit/authcompare"
 )
 
 // The same requests go to a Better Auth 1.7 server running Polar's plugin (@polar-sh/better-auth
@@ -38,7 +32,7 @@ func TestSamePolarCallsAsBetterAuth(t *testing.T) {
 		}
 	}
 	baPolar, ourPolar := newPolar(t, token), newPolar(t, token)
-	ba := startBetterAuthPolar(t, modules, baPolar.URL)
+	ba := startBetterAuthPolar(t, baPolar.URL)
 	ours := testkit.Server(t, testkit.SQLite(t), billingEnv(ourPolar))
 	sides := []*side{{name: "better-auth", base: ba, polar: baPolar}, {name: "sellertrends", base: ours.URL, polar: ourPolar}}
 	for _, s := range sides {
@@ -231,57 +225,11 @@ func show(v any) string {
 	return string(raw)
 }
 
-func startBetterAuthPolar(t *testing.T, modules, polarURL string) string {
+func startBetterAuthPolar(t *testing.T, polarURL string) string {
 	t.Helper()
 	url, schema := testkit.PostgresSchema(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	// The script runs from web/ so that its imports resolve to web/node_modules.
-	src, err := os.ReadFile("testdata/betterauth-polar.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(modules), ".compare-*.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Remove(f.Name()) })
-	f.Write(src)
-	f.Close()
-	script := f.Name()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", script, strconv.Itoa(port), url, schema, polarURL)
 	products, _ := json.Marshal([]map[string]string{{"slug": "pro", "productId": proID}, {"slug": "team", "productId": teamID}})
-	cmd.Env = append(os.Environ(), "POLAR_ACCESS_TOKEN="+token, "POLAR_PRODUCTS_JSON="+string(products),
+	return authcompare.Node(t, "testdata/betterauth-polar.mjs", []string{url, schema, polarURL},
+		"POLAR_ACCESS_TOKEN="+token, "POLAR_PRODUCTS_JSON="+string(products),
 		"POLAR_SUCCESS_URL="+billingEnv(&polarStandIn{})["POLAR_SUCCESS_URL"])
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if sc.Text() == "listening" {
-				ready <- true
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatalf("Better Auth server ended: %s", stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("Better Auth server did not start: %s", stderr.String())
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port)
 }

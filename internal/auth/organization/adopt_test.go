@@ -3,7 +3,6 @@ package organization_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/sellertrends/sellertrends/internal/store"
@@ -15,8 +14,7 @@ import (
 // in on our server, see their organization, and its custom role decides what they may do in the
 // organization's workspace (whose workspace row does not exist yet).
 func TestAdoptsBetterAuthOrganizations(t *testing.T) {
-	web, _ := filepath.Abs("../../../web")
-	ba, url := startReference(t, web)
+	ba, url := startReference(t)
 	o := "/organization/"
 	for _, r := range []req{
 		{name: "owner", client: "owner", method: "POST", path: "/sign-up/email", body: map[string]any{"email": "owner@example.com", "password": "password123", "name": "Owner"}},

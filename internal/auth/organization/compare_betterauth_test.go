@@ -1,26 +1,20 @@
 package organization_test
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/testkit"
+	"github.com/sellertrends/sellertrends/internal/testkit/authcompare"
 )
 
 // The same sequence of organization requests goes to a Better Auth 1.7 server built from the npm
@@ -29,13 +23,7 @@ import (
 // status, then body keys and values (ids by the order they first appear, times as "a time").
 // Differences we chose carry their reason in the step's accept.
 func TestSameOrganizationAnswersAsBetterAuth(t *testing.T) {
-	web, _ := filepath.Abs("../../../web")
-	for _, pkg := range []string{"better-auth", "pg"} {
-		if _, err := os.Stat(filepath.Join(web, "node_modules", pkg)); err != nil {
-			t.Fatalf("%s is not installed in web/node_modules (run `cd web && npm ci`): %v", pkg, err)
-		}
-	}
-	ba, _ := startReference(t, web)
+	ba, _ := startReference(t) // authcompare.Modules fails the test without better-auth and pg
 	ours := testkit.Server(t, testkit.Postgres(t), nil)
 	servers := []*peer{ba, {name: "sellertrends", base: ours.URL}}
 	for _, s := range servers {
@@ -302,54 +290,11 @@ func difference(a, b any, path string) string {
 
 // startReference runs testdata/betterauth.mjs (from web/, where its packages are) on a fresh
 // PostgreSQL schema.
-func startReference(t *testing.T, web string) (*peer, string) {
+func startReference(t *testing.T) (*peer, string) {
 	t.Helper()
 	url, schema := testkit.PostgresSchema(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	src, err := os.ReadFile("testdata/betterauth.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.CreateTemp(web, ".org-compare-*.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Remove(f.Name()) })
-	f.Write(src)
-	f.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", f.Name(), strconv.Itoa(port), testkit.PostgresURL(), schema)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if sc.Text() == "listening" {
-				ready <- true
-			}
-		}
-		ready <- false
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatalf("Better Auth server ended: %s", stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("Better Auth server did not start: %s", stderr.String())
-	}
-	p := &peer{name: "better-auth", base: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	base := authcompare.Node(t, "testdata/betterauth.mjs", []string{testkit.PostgresURL(), schema})
+	p := &peer{name: "better-auth", base: base}
 	p.clients, p.vars, p.labels = map[string]*http.Client{}, map[string]string{}, map[string]string{}
 	return p, url
 }

@@ -46,6 +46,27 @@ func StartBetterAuth(t testing.TB, script string, env ...string) *Target {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	base := Node(t, script, []string{testkit.PostgresURL(), schema}, env...)
+	return &Target{Name: "better-auth", Base: base, DB: db, Link: func(t testing.TB, to, substr string) string {
+		t.Helper()
+		res, err := http.Get(base + "/__mail?to=" + url.QueryEscape(to) + "&contains=" + url.QueryEscape(substr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m struct{ URL string }
+		if err := json.NewDecoder(res.Body).Decode(&m); err != nil || m.URL == "" {
+			t.Fatalf("no link with %q mailed to %s by Better Auth (%d)", substr, to, res.StatusCode)
+		}
+		return m.URL
+	}}
+}
+
+// Node copies script next to web/node_modules (so its imports resolve there), runs
+// `node script <port> args...` with env added to its environment, waits until it prints
+// "listening" and answers its base URL. The process ends with the test.
+func Node(t testing.TB, script string, args []string, env ...string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +75,7 @@ func StartBetterAuth(t testing.TB, script string, env ...string) *Target {
 	ln.Close()
 	copied := Script(t, script)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", copied, strconv.Itoa(port), testkit.PostgresURL(), schema)
+	cmd := exec.CommandContext(ctx, "node", append([]string{copied, strconv.Itoa(port)}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -76,25 +97,12 @@ func StartBetterAuth(t testing.TB, script string, env ...string) *Target {
 	select {
 	case ok := <-ready:
 		if !ok {
-			t.Fatalf("Better Auth server ended: %s", stderr.String())
+			t.Fatalf("node %s ended: %s", filepath.Base(script), stderr.String())
 		}
 	case <-time.After(60 * time.Second):
-		t.Fatalf("Better Auth server did not start: %s", stderr.String())
+		t.Fatalf("node %s did not start: %s", filepath.Base(script), stderr.String())
 	}
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	return &Target{Name: "better-auth", Base: base, DB: db, Link: func(t testing.TB, to, substr string) string {
-		t.Helper()
-		res, err := http.Get(base + "/__mail?to=" + url.QueryEscape(to) + "&contains=" + url.QueryEscape(substr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var m struct{ URL string }
-		if err := json.NewDecoder(res.Body).Decode(&m); err != nil || m.URL == "" {
-			t.Fatalf("no link with %q mailed to %s by Better Auth (%d)", substr, to, res.StatusCode)
-		}
-		return m.URL
-	}}
+	return fmt.Sprintf("http://127.0.0.1:%d", port)
 }
 
 // Ours is the Go server of a testkit app as a target.
