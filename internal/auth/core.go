@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -88,15 +89,23 @@ type TokenSource func(r *http.Request) string
 // also accept tokens that src finds.
 func (s *Service) AddTokenSource(src TokenSource) { s.tokenSources = append(s.tokenSources, src) }
 
-// FieldsFunc returns the Fields a plugin adds to a user or session answer.
-type FieldsFunc func(ctx context.Context, id string) (map[string]any, error)
+// FieldsFunc turns the values of a plugin's carried columns (store.Carried: nil, a string, a
+// bool, or a time as an RFC 3339 string) into the fields it adds to an answer.
+type FieldsFunc func(vals map[string]any) (map[string]any, error)
 
-// AddUserFields adds Fields to every user answer read from the database (they then travel in
-// the session-data cookie like Better Auth's additional Fields).
-func (s *Service) AddUserFields(f FieldsFunc) { s.userFields = append(s.userFields, f) }
+// AddUserFields adds fields made from the plugin's columns cols of "user" to every user answer
+// (they then travel in the session-data cookie like Better Auth's additional fields). The columns
+// are read in get-session's one query with the session, so the fields cost no query there.
+func (s *Service) AddUserFields(cols []store.Carried, f FieldsFunc) {
+	s.store.CarryUserColumns(cols...)
+	s.userFields = append(s.userFields, f)
+}
 
-// AddSessionFields adds Fields to every session answer read from the database.
-func (s *Service) AddSessionFields(f FieldsFunc) { s.sessionFields = append(s.sessionFields, f) }
+// AddSessionFields is AddUserFields for columns of "session" and the session answer.
+func (s *Service) AddSessionFields(cols []store.Carried, f FieldsFunc) {
+	s.store.CarrySessionColumns(cols...)
+	s.sessionFields = append(s.sessionFields, f)
+}
 
 // OnUserCreated runs after a user is created (sign-up, admin, social sign-in). An error is
 // logged; the account exists either way.
@@ -134,25 +143,36 @@ func (s *Service) Config() *config.Config { return s.cfg }
 func (s *Service) Mail() mail.Sender      { return s.mail }
 func (s *Service) Secret() []byte         { return s.secret }
 
-// withFields fills the plugin Fields of a user and session answer from the database.
-func (s *Service) withFields(ctx context.Context, sess *SessionJSON, user *UserJSON) error {
-	if user != nil {
-		for _, f := range s.userFields {
-			m, err := f(ctx, user.ID)
-			if err != nil {
-				return err
-			}
-			user.Extra = merge(user.Extra, m)
+// withFields fills the plugin fields of a user and a session answer (either may be nil) from
+// the carried columns their rows were read with, or, for rows read without them, from one
+// query per row.
+func (s *Service) withFields(ctx context.Context, sess *SessionJSON, sRow *store.Session, user *UserJSON, uRow *store.User) error {
+	if user != nil && len(s.userFields) > 0 {
+		if err := s.addFields(ctx, &user.Extra, "user", uRow.ID, uRow.Extra, s.userFields); err != nil {
+			return err
 		}
 	}
-	if sess != nil {
-		for _, f := range s.sessionFields {
-			m, err := f(ctx, sess.ID)
-			if err != nil {
-				return err
-			}
-			sess.Extra = merge(sess.Extra, m)
+	if sess != nil && len(s.sessionFields) > 0 {
+		return s.addFields(ctx, &sess.Extra, "session", sRow.ID, sRow.Extra, s.sessionFields)
+	}
+	return nil
+}
+
+func (s *Service) addFields(ctx context.Context, dst *map[string]any, table, id string, vals map[string]any, fields []FieldsFunc) error {
+	if vals == nil {
+		var err error
+		if vals, err = s.store.CarriedValues(ctx, table, id); errors.Is(err, store.ErrNotFound) {
+			return nil // a row deleted meanwhile: an answer without the plugins' fields
+		} else if err != nil {
+			return err
 		}
+	}
+	for _, f := range fields {
+		m, err := f(vals)
+		if err != nil {
+			return err
+		}
+		*dst = merge(*dst, m)
 	}
 	return nil
 }

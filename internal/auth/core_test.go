@@ -42,10 +42,8 @@ func (p *nickname) Register(s *auth.Service) error {
 		}
 		auth.WriteStatus(w)
 	})
-	s.AddUserFields(func(ctx context.Context, id string) (map[string]any, error) {
-		var n *string
-		err := s.Store().DB().QueryRowContext(ctx, s.Store().Rebind(`select "nickname" from "user" where "id" = ?`), id).Scan(&n)
-		return map[string]any{"nickname": n}, err
+	s.AddUserFields([]store.Carried{{Name: "nickname"}}, func(vals map[string]any) (map[string]any, error) {
+		return map[string]any{"nickname": vals["nickname"]}, nil
 	})
 	s.OnUserCreated(func(_ context.Context, u *store.User) error {
 		p.created = append(p.created, u.Email)

@@ -73,6 +73,33 @@ func TestSessionCacheInRedisStaysCoherentAcrossServers(t *testing.T) {
 	if s := getB(); s == nil || s["user"].(map[string]any)["name"] != "Renamed on A" {
 		t.Fatalf("server B still shows the old name: %v", s)
 	}
+	// Plugins' fields travel in the cached pair too (store.Carried), and every change to them
+	// drops it: the active organization after create, set-active and delete.
+	res := ca.Do("POST", "/api/auth/organization/create", map[string]any{"name": "Cached Org", "slug": fmt.Sprintf("cached-%d", time.Now().UnixNano())})
+	if res.Status != 200 {
+		t.Fatalf("organization/create: %d %s", res.Status, res.Body)
+	}
+	org := res.JSON(t)["id"]
+	activeOnB := func() any { return getB()["session"].(map[string]any)["activeOrganizationId"] }
+	if got := activeOnB(); got != org {
+		t.Fatalf("server B's active organization after create: %v, want %v", got, org)
+	}
+	if res := ca.Do("POST", "/api/auth/organization/set-active", map[string]any{"organizationId": nil}); res.Status != 200 {
+		t.Fatalf("set-active null: %d %s", res.Status, res.Body)
+	}
+	if got := activeOnB(); got != nil {
+		t.Fatalf("server B's active organization after set-active null: %v", got)
+	}
+	ca.Do("POST", "/api/auth/organization/set-active", map[string]any{"organizationId": org})
+	if got := activeOnB(); got != org {
+		t.Fatalf("server B's active organization after set-active: %v", got)
+	}
+	if res := ca.Do("POST", "/api/auth/organization/delete", map[string]any{"organizationId": org}); res.Status != 200 {
+		t.Fatalf("organization/delete: %d %s", res.Status, res.Body)
+	}
+	if got := activeOnB(); got != nil {
+		t.Fatalf("server B still names the deleted organization: %v", got)
+	}
 	if res := ca.Do("POST", "/api/auth/sign-out", map[string]any{}); res.Status != 200 {
 		t.Fatalf("sign-out: %d", res.Status)
 	}

@@ -42,7 +42,7 @@ func (s *Service) DontRemember(r *http.Request) bool {
 // SessionAnswer is a stored session as answers carry it (with the plugins' Fields).
 func (s *Service) SessionAnswer(ctx context.Context, x *store.Session) (SessionJSON, error) {
 	sess := sessionJSON(x)
-	err := s.withFields(ctx, &sess, nil)
+	err := s.withFields(ctx, &sess, x, nil, nil)
 	return sess, err
 }
 

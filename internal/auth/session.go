@@ -54,14 +54,14 @@ func (s *Service) SignIn(w http.ResponseWriter, r *http.Request, u *store.User, 
 // Answer turns stored rows into the session and user answers, with the plugins' Fields.
 func (s *Service) Answer(ctx context.Context, x *store.Session, u *store.User) (SessionJSON, UserJSON, error) {
 	sess, user := sessionJSON(x), userJSON(u)
-	err := s.withFields(ctx, &sess, &user)
+	err := s.withFields(ctx, &sess, x, &user, u)
 	return sess, user, err
 }
 
 // UserAnswer is a user as answers carry it (with the plugins' Fields).
 func (s *Service) UserAnswer(ctx context.Context, u *store.User) (UserJSON, error) {
 	user := userJSON(u)
-	err := s.withFields(ctx, nil, &user)
+	err := s.withFields(ctx, nil, nil, &user, u)
 	return user, err
 }
 

@@ -99,6 +99,10 @@ func (t *dbTime) parse(s string) error {
 			return nil
 		}
 	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil { // epoch milliseconds written as text
+		t.Time = time.UnixMilli(ms).UTC()
+		return nil
+	}
 	return fmt.Errorf("store: unrecognised time %q", s)
 }
 

@@ -16,6 +16,8 @@ type Session struct {
 	IPAddress *string   `json:"ipAddress"`
 	UserAgent *string   `json:"userAgent"`
 	UserID    string    `json:"userId"`
+	// Extra holds the carried columns (carried.go) when the session was read with its user.
+	Extra map[string]any `json:"extra,omitempty"`
 }
 
 const sessionColumns = `"id", "expiresAt", "token", "createdAt", "updatedAt", "ipAddress", "userAgent", "userId"`
@@ -50,16 +52,24 @@ func (s *Store) SessionAndUser(ctx context.Context, token string) (*Session, *Us
 }
 
 func (s *Store) sessionAndUserFromDB(ctx context.Context, token string) (*Session, *User, error) {
-	row := s.queryRow(ctx, `select s."id", s."expiresAt", s."token", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent", s."userId",
-		u."id", u."name", u."email", u."emailVerified", u."image", u."createdAt", u."updatedAt"
-		from "session" s join "user" u on u."id" = s."userId" where s."token" = ?`, token)
+	q := `select s."id", s."expiresAt", s."token", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent", s."userId",
+		u."id", u."name", u."email", u."emailVerified", u."image", u."createdAt", u."updatedAt"`
+	if len(s.carriedSession) > 0 {
+		q += ", " + carriedList(s.carriedSession, "s")
+	}
+	if len(s.carriedUser) > 0 {
+		q += ", " + carriedList(s.carriedUser, "u")
+	}
+	q += ` from "session" s join "user" u on u."id" = s."userId" where s."token" = ?`
 	var x Session
 	var u User
 	var exp, created, updated, ucreated, uupdated dbTime
 	var verified dbBool
-	err := row.Scan(&x.ID, &exp, &x.Token, &created, &updated, &x.IPAddress, &x.UserAgent, &x.UserID,
-		&u.ID, &u.Name, &u.Email, &verified, &u.Image, &ucreated, &uupdated)
-	if err != nil {
+	sessExtra, userExtra := newCarriedScan(s.carriedSession), newCarriedScan(s.carriedUser)
+	dest := []any{&x.ID, &exp, &x.Token, &created, &updated, &x.IPAddress, &x.UserAgent, &x.UserID,
+		&u.ID, &u.Name, &u.Email, &verified, &u.Image, &ucreated, &uupdated}
+	dest = append(append(dest, sessExtra.targets()...), userExtra.targets()...)
+	if err := s.queryRow(ctx, q, token).Scan(dest...); err != nil {
 		if err = notFound(err); err == ErrNotFound {
 			return nil, nil, err
 		}
@@ -67,6 +77,7 @@ func (s *Store) sessionAndUserFromDB(ctx context.Context, token string) (*Sessio
 	}
 	x.ExpiresAt, x.CreatedAt, x.UpdatedAt = exp.Time, created.Time, updated.Time
 	u.EmailVerified, u.CreatedAt, u.UpdatedAt = bool(verified), ucreated.Time, uupdated.Time
+	x.Extra, u.Extra = sessExtra.values(), userExtra.values()
 	return &x, &u, nil
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -69,4 +70,37 @@ func (s *Store) sessionOwner(ctx context.Context, token string) (string, error) 
 		return "", nil
 	}
 	return userID, err
+}
+
+// SessionOwners lists the users who own the sessions matching where (a condition on "session"
+// with ? placeholders), so a plugin that changes many users' sessions at once can drop their
+// cached sessions afterwards (InvalidateUsers). Without a session cache it asks nothing.
+func (s *Store) SessionOwners(ctx context.Context, where string, args ...any) ([]string, error) {
+	if s.sessions == nil {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `select distinct "userId" from "session" where `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("session: owners: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// InvalidateUsers drops the cached sessions of each user.
+func (s *Store) InvalidateUsers(ctx context.Context, userIDs []string) error {
+	for _, id := range userIDs {
+		if err := s.invalidateUser(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -32,6 +32,9 @@ type Store struct {
 	// memberSources are selects of (workspaceId, userId) beside workspaceMember: plugins whose
 	// records make users members of workspaces (organizations) add theirs at start-up.
 	memberSources []string
+	// carriedSession and carriedUser are plugins' columns read with every session and its user
+	// (carried.go).
+	carriedSession, carriedUser []Carried
 }
 
 // Open connects to PostgreSQL when databaseURL is set, otherwise to SQLite at

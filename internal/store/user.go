@@ -17,6 +17,8 @@ type User struct {
 	Image         *string   `json:"image"`
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
+	// Extra holds the carried columns (carried.go) when the user was read with a session.
+	Extra map[string]any `json:"extra,omitempty"`
 }
 
 const userColumns = `"id", "name", "email", "emailVerified", "image", "createdAt", "updatedAt"`

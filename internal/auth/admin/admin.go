@@ -45,8 +45,8 @@ func (p *Plugin) Register(s *auth.Service) error {
 		st.AddColumns(1, "user", userColumns...), st.AddColumns(2, "session", sessionColumns...)); err != nil {
 		return err
 	}
-	s.AddUserFields(p.userFields)
-	s.AddSessionFields(p.sessionFields)
+	s.AddUserFields(carriedUser, userFields)
+	s.AddSessionFields(carriedSession, sessionFields)
 	s.OnUserCreated(p.setDefaults)
 	s.BeforeSession(p.refuseBanned)
 	s.HideSessions(func(x auth.SessionJSON) bool { return x.Extra["impersonatedBy"] != nil })
@@ -73,26 +73,18 @@ func (p *Plugin) routes() {
 	s.Handle("POST /admin/has-permission", p.hasPermissionRoute)
 }
 
-func (p *Plugin) userFields(ctx context.Context, id string) (map[string]any, error) {
-	f, err := p.columns(ctx, id)
-	if err == errNoUser {
-		return nil, nil
-	}
+// userFields are the admin columns as Better Auth answers them in a user.
+func userFields(vals map[string]any) (map[string]any, error) {
+	f, err := fieldsOf(vals)
 	if err != nil {
 		return nil, err
 	}
 	return f.json(), nil
 }
 
-func (p *Plugin) sessionFields(ctx context.Context, id string) (map[string]any, error) {
-	by, err := p.impersonatedBy(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if by == "" {
-		return map[string]any{"impersonatedBy": nil}, nil
-	}
-	return map[string]any{"impersonatedBy": by}, nil
+// sessionFields is impersonatedBy as Better Auth answers it in a session (null when none).
+func sessionFields(vals map[string]any) (map[string]any, error) {
+	return map[string]any{"impersonatedBy": vals["impersonatedBy"]}, nil
 }
 
 // setDefaults gives a new user the default role (Better Auth's user-create hook) and an

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -47,38 +46,39 @@ func (f adminFields) json() map[string]any {
 
 func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
+// carriedUser and carriedSession are the columns read with every session (store.Carried).
+var (
+	carriedUser = []store.Carried{{Name: "role"}, {Name: "banned", Kind: store.CarriedBool},
+		{Name: "banReason"}, {Name: "banExpires", Kind: store.CarriedTime}}
+	carriedSession = []store.Carried{{Name: "impersonatedBy"}}
+)
+
 // columns reads a user's admin columns; errNoUser when the user does not exist.
 func (p *Plugin) columns(ctx context.Context, userID string) (adminFields, error) {
-	var f adminFields
-	var banned sql.NullString
-	var expires sql.NullString
-	var expiresTime sql.NullTime
-	st := p.s.Store()
-	var err error
-	if st.Postgres() {
-		var b sql.NullBool
-		err = st.DB().QueryRowContext(ctx, st.Rebind(`select "role", "banned", "banReason", "banExpires" from "user" where "id" = ?`), userID).
-			Scan(&f.Role, &b, &f.BanReason, &expiresTime)
-		f.Banned = b.Valid && b.Bool
-	} else {
-		err = st.DB().QueryRowContext(ctx, `select "role", "banned", "banReason", "banExpires" from "user" where "id" = ?`, userID).
-			Scan(&f.Role, &banned, &f.BanReason, &expires)
-		f.Banned = banned.Valid && (banned.String == "1" || banned.String == "true")
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return f, errNoUser
+	vals, err := p.s.Store().CarriedValues(ctx, "user", userID)
+	if errors.Is(err, store.ErrNotFound) {
+		return adminFields{}, errNoUser
 	}
 	if err != nil {
-		return f, fmt.Errorf("admin: read user columns: %w", err)
+		return adminFields{}, fmt.Errorf("admin: read user columns: %w", err)
 	}
-	if expiresTime.Valid {
-		t := expiresTime.Time.UTC()
-		f.BanExpires = &t
+	return fieldsOf(vals)
+}
+
+// fieldsOf reads the admin columns out of a user's carried values.
+func fieldsOf(vals map[string]any) (adminFields, error) {
+	var f adminFields
+	if v, ok := vals["role"].(string); ok {
+		f.Role = &v
 	}
-	if expires.Valid && expires.String != "" {
-		t, err := parseTime(expires.String)
+	f.Banned, _ = vals["banned"].(bool)
+	if v, ok := vals["banReason"].(string); ok {
+		f.BanReason = &v
+	}
+	if v, ok := vals["banExpires"].(string); ok {
+		t, err := parseTime(v)
 		if err != nil {
-			return f, fmt.Errorf("admin: banExpires of %s: %w", userID, err)
+			return f, fmt.Errorf("admin: banExpires: %w", err)
 		}
 		f.BanExpires = &t
 	}
@@ -135,15 +135,4 @@ func (p *Plugin) boolArg(b bool) any {
 		return 1
 	}
 	return 0
-}
-
-// impersonatedBy reads a session's impersonatedBy column ("" when none).
-func (p *Plugin) impersonatedBy(ctx context.Context, sessionID string) (string, error) {
-	st := p.s.Store()
-	var by sql.NullString
-	err := st.DB().QueryRowContext(ctx, st.Rebind(`select "impersonatedBy" from "session" where "id" = ?`), sessionID).Scan(&by)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("admin: read impersonatedBy: %w", err)
-	}
-	return by.String, nil
 }

@@ -129,7 +129,11 @@ func (p *Plugin) owners(ctx context.Context, orgID string) (int, error) {
 	return n, rows.Err()
 }
 
-func (p *Plugin) setActiveOrg(ctx context.Context, sessionID string, orgID any) error {
+// setActiveOrg makes orgID (nil: none) the active organization of the session of userID.
+func (p *Plugin) setActiveOrg(ctx context.Context, sessionID, userID string, orgID any) error {
 	_, err := p.db().ExecContext(ctx, p.q(`update "session" set "activeOrganizationId" = ?, "activeTeamId" = null where "id" = ?`), orgID, sessionID)
-	return err
+	if err != nil {
+		return err
+	}
+	return p.st.InvalidateUser(ctx, userID)
 }

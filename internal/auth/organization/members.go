@@ -148,7 +148,10 @@ func (p *Plugin) deleteMember(r *http.Request, m *Member) error {
 	if _, err := tx.ExecContext(ctx, p.q(`delete from "member" where "id" = ?`), m.ID); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return p.st.InvalidateUser(ctx, m.UserID) // their cached sessions named the organization
 }
 
 // roleBody accepts a role as a string or an array of strings, as the plugin does.

@@ -51,7 +51,7 @@ func (p *Plugin) Register(s *auth.Service) error {
 	if err := p.sessionColumns(ctx); err != nil {
 		return err
 	}
-	s.AddSessionFields(p.sessionFields)
+	s.AddSessionFields([]store.Carried{{Name: "activeOrganizationId"}, {Name: "activeTeamId"}}, sessionFields)
 	// An organization's members are its workspace's members: alert digests go to them too.
 	p.st.AddWorkspaceMembers(`select "organizationId", "userId" from "member"`)
 	// A team's watchlist (store.TeamListID) belongs to the team: its digests go to the team's
@@ -124,13 +124,9 @@ func (p *Plugin) sessionColumns(ctx context.Context) error {
 }
 
 // sessionFields puts activeOrganizationId and activeTeamId on every session answer.
-func (p *Plugin) sessionFields(ctx context.Context, id string) (map[string]any, error) {
-	var org, team sql.NullString
-	err := p.db().QueryRowContext(ctx, p.q(`select "activeOrganizationId", "activeTeamId" from "session" where "id" = ?`), id).Scan(&org, &team)
-	if err != nil && err != sql.ErrNoRows {
-		return nil, err
-	}
-	return map[string]any{"activeOrganizationId": nullable(org), "activeTeamId": nullable(team)}, nil
+// sessionFields are the active organization and team as Better Auth answers them in a session.
+func sessionFields(vals map[string]any) (map[string]any, error) {
+	return map[string]any{"activeOrganizationId": vals["activeOrganizationId"], "activeTeamId": vals["activeTeamId"]}, nil
 }
 
 func nullable(s sql.NullString) any {

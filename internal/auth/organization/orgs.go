@@ -125,7 +125,7 @@ func (o *Organization) answer(extra map[string]any) map[string]any {
 // activate stores the active organization (nil clears it) and refreshes the session cookies so
 // the session-data cookie carries it.
 func (p *Plugin) activate(w http.ResponseWriter, r *http.Request, c *auth.Current, orgID any) error {
-	if err := p.setActiveOrg(r.Context(), c.Session.ID, orgID); err != nil {
+	if err := p.setActiveOrg(r.Context(), c.Session.ID, c.User.ID, orgID); err != nil {
 		return err
 	}
 	if c.Session.Extra == nil {
@@ -256,6 +256,11 @@ func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, firstErr(err, errOrgNotFound))
 		return
 	}
+	owners, err := p.st.SessionOwners(ctx, p.q(`"activeOrganizationId" = ?`), o.ID)
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
 	tx, err := p.db().BeginTx(ctx, nil)
 	if err != nil {
 		auth.WriteError(w, r, err)
@@ -276,6 +281,10 @@ func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	if err := p.st.InvalidateUsers(ctx, owners); err != nil {
 		auth.WriteError(w, r, err)
 		return
 	}

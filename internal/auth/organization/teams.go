@@ -183,6 +183,11 @@ func (p *Plugin) removeTeam(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, firstErr(err, errTeamNotFound))
 		return
 	}
+	owners, err := p.st.SessionOwners(ctx, p.q(`"activeTeamId" = ?`), t.ID)
+	if err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
 	tx, err := p.db().BeginTx(ctx, nil)
 	if err != nil {
 		auth.WriteError(w, r, err)
@@ -203,6 +208,10 @@ func (p *Plugin) removeTeam(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		auth.WriteError(w, r, err)
+		return
+	}
+	if err := p.st.InvalidateUsers(ctx, owners); err != nil {
 		auth.WriteError(w, r, err)
 		return
 	}
@@ -272,6 +281,9 @@ func (p *Plugin) setActiveTeam(w http.ResponseWriter, r *http.Request) {
 
 func (p *Plugin) activateTeam(w http.ResponseWriter, r *http.Request, c *auth.Current, teamID any) error {
 	if _, err := p.db().ExecContext(r.Context(), p.q(`update "session" set "activeTeamId" = ? where "id" = ?`), teamID, c.Session.ID); err != nil {
+		return err
+	}
+	if err := p.st.InvalidateUser(r.Context(), c.User.ID); err != nil {
 		return err
 	}
 	if c.Session.Extra == nil {
