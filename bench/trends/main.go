@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -42,6 +43,7 @@ func main() {
 	questions := flag.Bool("questions", true, "time the questions (and compare with PostgreSQL)")
 	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
 	verbose := flag.Bool("v", false, "log each import step's time")
+	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, brand, rootword)")
 	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
 	if *verbose {
@@ -163,11 +165,11 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 	fmt.Println("| question | p50 ms | p95 ms |")
 	fmt.Println("|---|---|---|")
 	ours := map[string]float64{}
-	ours["history"] = report1("term history (1 term, every period)", 200, func() {
+	ours["history"] = report1("history", "term history (1 term, every period)", 200, func() {
 		_, err := wh.TermHistories(ctx, d, []string{names[r.IntN(len(names))]})
 		must(err)
 	})
-	report1("term history (10 terms compared)", 30, func() {
+	report1("history10", "term history (10 terms compared)", 30, func() {
 		pick := make([]string, 10)
 		for i := range pick {
 			pick[i] = names[r.IntN(len(names))]
@@ -176,38 +178,36 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 		must(err)
 	})
 	subs := []string{"mat", "for women", "led", "black", "kids", "bottle", "2 pack", "heavy"}
-	ours["explore"] = report1("explore: substring + sort by 4-period change, 100 rows + total", 40, func() {
+	ours["explore"] = report1("explore", "explore: substring + sort by 4-period change, 100 rows + total", 40, func() {
 		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Sort: "change4", Desc: true, Limit: 100, Window: 4})
 		must(err)
 	})
-	report1("explore: prefix + rank range, sort by rank", 40, func() {
+	report1("explore-prefix", "explore: prefix + rank range, sort by rank", 40, func() {
 		_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Search: subs[r.IntN(len(subs))], Prefix: true, MaxRank: 100000, Sort: "rank", Limit: 100, Window: 4})
 		must(err)
 	})
-	ours["overview"] = report1("overview (risers, fallers, new, breakouts, coming-up)", 40, func() {
+	ours["overview"] = report1("overview", "overview (risers, fallers, new, breakouts, coming-up)", 40, func() {
 		_, err := wh.Overview(ctx, d, 4)
 		must(err)
 	})
-	report1("dataset summary (periods, gaps, coverage)", 40, func() {
+	report1("summary", "dataset summary (periods, gaps, coverage)", 40, func() {
 		_, err := wh.DatasetSummary(ctx, d)
 		must(err)
 	})
-	top, err := wh.TermHistories(ctx, d, names[:1])
-	must(err)
-	last := top[0].Points[len(top[0].Points)-1]
-	if len(last.Products) > 0 {
-		report1("product page (terms where an ASIN is in the top 3)", 10, func() {
-			_, err := wh.ProductTerms(ctx, d, last.Products[0].ASIN, 50)
+	products, brands := pagesToAsk(ctx, wh, d, names)
+	if len(products) > 0 {
+		report1("product", fmt.Sprintf("product page (terms where an ASIN is in the top 3; %d ASINs)", len(products)), 40, func() {
+			_, err := wh.ProductTerms(ctx, d, products[r.IntN(len(products))], 50)
 			must(err)
 		})
 	}
-	if len(last.Brands) > 0 {
-		report1("brand page (terms where a brand is in the top 3)", 5, func() {
-			_, err := wh.BrandTerms(ctx, d, last.Brands[0], 50)
+	if len(brands) > 0 {
+		report1("brand", fmt.Sprintf("brand page (terms where a brand is in the top 3; %d brands)", len(brands)), 40, func() {
+			_, err := wh.BrandTerms(ctx, d, brands[r.IntN(len(brands))], 50)
 			must(err)
 		})
 	}
-	report1("root-word group (every term containing a phrase, per period)", 5, func() {
+	report1("rootword", "root-word group (every term containing a phrase, per period)", 20, func() {
 		_, err := wh.RootWords(ctx, d, subs[r.IntN(len(subs))])
 		must(err)
 	})
@@ -215,8 +215,15 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 	return ours, names, subs
 }
 
-// report1 prints a question's p50 and p95 and returns the p50 in milliseconds.
-func report1(name string, n int, fn func()) float64 {
+// only lists the questions to time (-only); empty: all.
+var only string
+
+// report1 prints a question's p50 and p95 and returns the p50 in milliseconds; a question left
+// out by -only is not asked and returns 0.
+func report1(key, name string, n int, fn func()) float64 {
+	if only != "" && !slices.Contains(strings.Split(only, ","), key) {
+		return 0
+	}
 	times := make([]time.Duration, n)
 	for i := range n {
 		t := time.Now()
@@ -226,6 +233,35 @@ func report1(name string, n int, fn func()) float64 {
 	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
 	fmt.Printf("| %s | %.1f | %.1f |\n", name, ms(times[n/2]), ms(times[n*95/100]))
 	return ms(times[n/2])
+}
+
+// pagesToAsk picks the product and brand pages to time: the top products and brands of the
+// latest period of up to 20 terms, half popular and half long-tail, so a page is not timed
+// only on the one entity its first answer left in the caches.
+func pagesToAsk(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dataset, names []string) (products, brands []string) {
+	var pick []string
+	for i := 0; i < len(names) && len(pick) < 20; i += max(1, len(names)/20) {
+		pick = append(pick, names[i])
+	}
+	for _, term := range pick {
+		h, err := wh.TermHistories(ctx, d, []string{term})
+		must(err)
+		if len(h) == 0 || len(h[0].Points) == 0 {
+			continue
+		}
+		last := h[0].Points[len(h[0].Points)-1]
+		for _, p := range last.Products {
+			if !slices.Contains(products, p.ASIN) {
+				products = append(products, p.ASIN)
+			}
+		}
+		for _, b := range last.Brands {
+			if !slices.Contains(brands, b) {
+				brands = append(brands, b)
+			}
+		}
+	}
+	return products, brands
 }
 
 // medianMS times fn n times and returns the median in milliseconds (-1 on error).
