@@ -45,6 +45,8 @@ type Warehouse struct {
 	names *lru.Cache[nameKey, [2]string]
 	// products: which datasets' copies have their products table (term_products.go).
 	products *productTables
+	// tops: which datasets' copies have their term_tops tables (term_tops.go).
+	tops *productTables
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
@@ -113,6 +115,10 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		return nil, err
 	}
 	if w.products, err = loadProductTables(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if w.tops, err = loadTopTables(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
