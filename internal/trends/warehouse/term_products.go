@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Each term's products, beside the term-ordered copy. A history names the 3-5 products a term
@@ -158,6 +160,7 @@ func (w *Warehouse) ensureTops(ctx context.Context, ds int) error {
 		return err
 	}
 	defer tx.Rollback()
+	start := time.Now()
 	if err := buildTermTops(ctx, tx, ds); err != nil {
 		return fmt.Errorf("term tops: %w", err)
 	}
@@ -165,6 +168,7 @@ func (w *Warehouse) ensureTops(ctx context.Context, ds int) error {
 		return err
 	}
 	w.tops.set(ds)
+	slog.Debug("trends: term tops built", "dataset", ds, "took", time.Since(start))
 	return nil
 }
 
