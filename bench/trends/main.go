@@ -129,8 +129,10 @@ func compare(ctx context.Context, wh *warehouse.Warehouse, dir, pgURL string, d 
 }
 
 // printTopsSize prints the rows and the blocks of the term_tops tables (warehouse/term_tops.go)
-// in the copy file.
+// in the copy file, once checkpointed.
 func printTopsSize(ctx context.Context, wh *warehouse.Warehouse) {
+	_, err := wh.DB().ExecContext(ctx, "checkpoint term_copy") // a fresh build is in the log until then
+	must(err)
 	rows, err := wh.DB().QueryContext(ctx, `select table_name, estimated_size from duckdb_tables()
 		where database_name = 'term_copy' and table_name like 'term\_tops%' escape '\'`)
 	must(err)
