@@ -35,10 +35,11 @@ func (s *Service) getSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if l.fromCache || l.DontRemember || disableRefresh {
+		pair := encodePair(l.Session, l.User)
 		if !l.fromCache && !disableRefresh {
-			s.setCacheCookie(w, l.Session, l.User, l.DontRemember)
+			s.setCacheCookiePair(w, pair, l.DontRemember)
 		}
-		httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.Session, User: l.User})
+		writeSession(w, pair)
 		return
 	}
 	now := s.now()
@@ -51,10 +52,19 @@ func (s *Service) getSession(w http.ResponseWriter, r *http.Request) {
 		}
 		l.Session.ExpiresAt, l.Session.UpdatedAt = isoTime(exp), isoTime(now)
 		s.SetSessionCookies(w, r, l.Session, l.User, false)
-	} else {
-		s.setCacheCookie(w, l.Session, l.User, false)
+		httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.Session, User: l.User})
+		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, SessionResponse{Session: l.Session, User: l.User})
+	pair := encodePair(l.Session, l.User)
+	s.setCacheCookiePair(w, pair, false)
+	writeSession(w, pair)
+}
+
+// writeSession answers {"session":…,"user":…} from the pair already encoded for the cookie.
+func writeSession(w http.ResponseWriter, pair sessionPair) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(pair.object(""), '\n'))
 }
 
 // queryBool parses an optional boolean query value ("" is false).
