@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -179,4 +180,51 @@ func churn(t *testing.T, check func(w *Warehouse, d *Dataset, stage string)) {
 	}
 	sameAnswers(t, w, d, "after the next rebuild")
 	check(w, d, "after the next rebuild")
+}
+
+// A copy built before the tops (lists, no term_tops) gets them from ResumeCopies' background
+// job, answering from fact meanwhile; deleting the workspace drops them with the copy.
+func TestMissingTopsAreBuilt(t *testing.T) {
+	ctx := context.Background()
+	defer func(n int) { maxListedTerms = n }(maxListedTerms)
+	maxListedTerms = 4
+	path := filepath.Join(t.TempDir(), "trends.duckdb")
+	w := openAt(t, path)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 10 {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.WaitBackground()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := execAll(ctx, w.db, `drop table `+topsTable(d.ID), `drop table `+topsPeriodsTable(d.ID), `drop table `+topsItemsTable(d.ID)); err != nil {
+		t.Fatal(err)
+	}
+	closeChecked(t, w)
+
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if w.tops.holds(d.ID) || !w.products.holds(d.ID) {
+		t.Fatalf("on open: tops %v, lists %v; want no tops and the lists", w.tops.holds(d.ID), w.products.holds(d.ID))
+	}
+	sameAnswers(t, w, d, "without tops")
+	if err := w.ResumeCopies(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitBackground()
+	if !w.tops.holds(d.ID) {
+		t.Fatal("ResumeCopies built no tops")
+	}
+	sameAnswers(t, w, d, "with the tops built in the background")
+
+	if err := w.DeleteWorkspace(ctx, "ws"); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_tables() where database_name = ? and table_name like '%\_'||?::varchar escape '\'`,
+		copyDB, d.ID).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d tables of the deleted dataset left in the copy file (%v)", left, err)
+	}
 }
