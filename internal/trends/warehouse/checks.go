@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
@@ -249,3 +251,65 @@ func (r *rankSeen) add(rank int32) {
 	}
 	r.bits[w] |= bit
 }
+
+// termSeen notes a hash of every staged term, to tell without a query that no term came twice
+// (checkDuplicates' count groups every staged term id: 0.13–0.34 s for a 2.67M-row week). A
+// hash met twice, a term listed twice or two terms sharing it, sends the import to that query
+// as before. The hashes fill at most 3/4 of an open-addressing table: 32 MB for 3M terms,
+// dropped once the rows are staged (drop).
+type termSeen struct {
+	slots      []uint64 // 0 is an empty slot
+	n          int
+	maybeTwice bool
+}
+
+var termSeed = maphash.MakeSeed()
+
+// seenHash is the hash termSeen keeps; tests replace it to make terms share it.
+var seenHash = func(term string) uint64 { return maphash.String(termSeed, term) }
+
+// duplicateQueries counts imports that asked DuckDB for duplicate terms (tests read it).
+var duplicateQueries atomic.Int64
+
+func (s *termSeen) add(term string) {
+	if s.maybeTwice {
+		return
+	}
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	h := seenHash(term) | 1 // never 0; two hashes differing only there count as shared
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		case h:
+			s.maybeTwice = true
+			s.drop()
+			return
+		}
+	}
+}
+
+// grow doubles the table (from 64k slots).
+func (s *termSeen) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(1<<16, 2*len(old)))
+	mask := uint64(len(s.slots) - 1)
+	for _, h := range old {
+		if h == 0 {
+			continue
+		}
+		i := h & mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = h
+	}
+}
+
+// drop frees the table; maybeTwice stays.
+func (s *termSeen) drop() { s.slots = nil }

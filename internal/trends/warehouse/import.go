@@ -103,9 +103,12 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	}
 	slog.Debug("import step", "step", "terms", "took", time.Since(started))
 	started = time.Now()
-	checks, err := checkDuplicates(ctx, conn, stage, terms, meta, opts.Lenient)
-	if err != nil {
-		return nil, err
+	var checks stagedChecks
+	if staged.terms.maybeTwice { // otherwise no term came twice: the query would find none
+		duplicateQueries.Add(1)
+		if checks, err = checkDuplicates(ctx, conn, stage, terms, meta, opts.Lenient); err != nil {
+			return nil, err
+		}
 	}
 	if checks.titleOrds != "" {
 		defer conn.ExecContext(context.Background(), `drop table if exists `+checks.titleOrds)
@@ -299,6 +302,7 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 			writeErr = err
 		}
 	}
+	count.terms.drop() // its verdict is all the import needs
 	parseErr := <-readErr
 	switch {
 	case parseErr != nil && !errors.Is(parseErr, context.Canceled):
@@ -326,6 +330,7 @@ type stagedCounts struct {
 	deepest int32
 	with    [4]int
 	ranks   rankSeen
+	terms   termSeen
 }
 
 func (c *stagedCounts) count(rows []report.Row) {
@@ -369,6 +374,7 @@ func (c *rowCounter) add(rows []report.Row) {
 	c.merge(batch)
 	for i := range rows {
 		c.ranks.add(rows[i].Rank)
+		c.terms.add(rows[i].Term)
 	}
 	if c.progress != nil && c.rows-c.reported >= 50_000 {
 		c.reported = c.rows
