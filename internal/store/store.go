@@ -64,7 +64,11 @@ func openWith(ctx context.Context, d dialect, driver, dsn string) (*Store, error
 		return nil, fmt.Errorf("store: open: %w", err)
 	}
 	if d == sqlite {
+		// As many idle as open: database/sql keeps 2 idle by default, so under 8 concurrent
+		// requests it closed and reopened connections all the time, each reopening running the
+		// DSN's pragmas and losing its prepared statements.
 		db.SetMaxOpenConns(8)
+		db.SetMaxIdleConns(8)
 	} else {
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
