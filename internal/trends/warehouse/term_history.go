@@ -60,6 +60,15 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 // committing meanwhile cannot mix two snapshots (names, which never change once given, are
 // read outside it).
 func (w *Warehouse) TermHistoriesAt(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, error) {
+	if out, ok, err := w.historiesFromFile(ctx, d, terms, at); ok {
+		return out, err
+	}
+	return w.termHistoriesDB(ctx, d, terms, at)
+}
+
+// termHistoriesDB is TermHistoriesAt read from DuckDB: the reference the history file is
+// checked against, and the answer whenever the file cannot give it.
+func (w *Warehouse) termHistoriesDB(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, error) {
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
 		return nil, err
@@ -73,6 +82,12 @@ func (w *Warehouse) TermHistoriesAt(ctx context.Context, d *Dataset, terms []str
 	if err != nil {
 		return nil, err
 	}
+	return histories(d, terms, at, periods, deepest, points)
+}
+
+// histories lays the terms' points (by term, then period index) over the loaded periods
+// (their indexes are the keys of periods) up to at, with the measures at it.
+func histories(d *Dataset, terms []string, at time.Time, periods map[int]bool, deepest map[int]int, points map[string]map[int]HistoryPoint) ([]TermHistory, error) {
 	first, last := -1, -2
 	for idx := range periods {
 		if first < 0 || idx < first {
@@ -270,6 +285,12 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 	for id, v := range products {
 		names["asin"][id] = v
 	}
+	return pointsOf(all, names, termNames), nil
+}
+
+// pointsOf turns the terms' rows into points by term and period index, naming products,
+// brands and categories from names (by dictionary, then id) and terms from termNames.
+func pointsOf(all []factRow, names map[string]map[int64][2]string, termNames map[int64]string) map[string]map[int]HistoryPoint {
 	out := make(map[string]map[int]HistoryPoint, len(termNames))
 	for _, r := range all {
 		rank := r.rank
@@ -293,7 +314,7 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 		}
 		out[term][r.idx] = p
 	}
-	return out, nil
+	return out
 }
 
 // lookupMissingTermIDs adds to names (term ids to terms, found in term_stats) the ids of the
