@@ -56,7 +56,7 @@ func (w *Writer) Add(b *Block) error {
 	if _, err := w.w.Write(data); err != nil {
 		return err
 	}
-	w.entries = append(w.entries, entry{Hash(b.Term), w.at, uint32(4 + len(data))})
+	w.entries = append(w.entries, entry{hash(b.Term), w.at, uint32(4 + len(data))})
 	w.at += uint64(4 + len(data))
 	return nil
 }
@@ -195,7 +195,7 @@ func (x *File) Size() int64 { return int64(x.fileSize) }
 // Lookup returns term's block; nil when the file holds no block for it (no rows in the
 // file's periods). An error means the file is damaged.
 func (x *File) Lookup(term string) (*Block, error) {
-	h := Hash(term)
+	h := hash(term)
 	// The last sparse entry below h starts the slice (entries with h may begin in the slice
 	// before the first sparse entry equal to h).
 	i, _ := slices.BinarySearch(x.sparse, h)
