@@ -21,6 +21,11 @@ var historySlice = 10_000 // tests make it small
 // background job calls it after the copy). It reads the copy in one transaction, so the file
 // is one snapshot, and stops when ctx is cancelled (an import waiting), leaving the old file.
 func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
+	// Cancellation stops it between slices, not during a statement: a DuckDB statement
+	// cancelled as it starts can leave its connection in a state that keeps the database open
+	// (warehouse.go: Close).
+	stop := ctx
+	ctx = context.WithoutCancel(ctx)
 	// One build at a time, each reading the store as it is once it starts: a build from an
 	// older snapshot cannot finish last.
 	w.histBuildMu.Lock()
@@ -47,7 +52,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		}
 	}
 	start := time.Now()
-	if err := w.writeHistoryFile(ctx, tx, ds, path, held); err != nil {
+	if err := w.writeHistoryFile(ctx, stop, tx, ds, path, held); err != nil {
 		return err
 	}
 	w.hist.drop(path, ds, false)
@@ -81,6 +86,21 @@ func (w *Warehouse) refreshHistoryFilesLater() {
 	})
 }
 
+// refreshHistoryFileLater runs refreshHistoryFile in the background (a damaged file was
+// removed).
+func (w *Warehouse) refreshHistoryFileLater(ds int) {
+	w.bgMu.Lock() // as afterImport: Close waits for the work only once none can start
+	defer w.bgMu.Unlock()
+	if w.bgCtx.Err() != nil {
+		return
+	}
+	w.bg.Go(func() {
+		if err := w.refreshHistoryFile(w.bgCtx, ds); err != nil && w.bgCtx.Err() == nil {
+			slog.Error("trends: writing the history file failed", "dataset", ds, "err", err)
+		}
+	})
+}
+
 // heldPeriods are the periods the copy holds from their current import, with that import's time.
 func heldPeriods(ctx context.Context, tx *sql.Tx, ds int) (map[int]time.Time, error) {
 	rows, err := tx.QueryContext(ctx, `select p.period_idx, p.imported_at from period p join `+copyDB+`.compacted c on `+copyHolds+`
@@ -103,7 +123,7 @@ func heldPeriods(ctx context.Context, tx *sql.Tx, ds int) (map[int]time.Time, er
 
 // writeHistoryFile writes the file from the copy's rows of the held periods, a slice of term
 // ids at a time.
-func (w *Warehouse) writeHistoryFile(ctx context.Context, tx *sql.Tx, ds int, path string, held map[int]time.Time) error {
+func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds int, path string, held map[int]time.Time) error {
 	var periods []histfile.Period
 	var idxs []string
 	for idx, at := range held {
@@ -121,7 +141,11 @@ func (w *Warehouse) writeHistoryFile(ctx context.Context, tx *sql.Tx, ds int, pa
 	b := &historyBuild{tx: tx, ds: ds, w: w, out: fw, periods: strings.Join(idxs, ","),
 		names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}}
 	for from := lo.Int64; lo.Valid && from <= hi.Int64; from += int64(historySlice) {
-		if err := b.slice(ctx, from, from+int64(historySlice)); err != nil {
+		err := stop.Err()
+		if err == nil {
+			err = b.slice(ctx, from, from+int64(historySlice))
+		}
+		if err != nil {
 			fw.Abort()
 			return err
 		}

@@ -47,17 +47,25 @@ type periodRecords struct {
 }
 
 // file returns dataset ds's open history file, opening it the first time; nil when there is
-// none or it is unusable. The caller holds mu for reading.
-func (h *historyFiles) file(path string, ds int) *histfile.File {
+// none or it is unusable (damaged says it was found damaged now). The caller holds mu for
+// reading, which it briefly gives up to open the file.
+func (h *historyFiles) file(path string, ds int) (f *histfile.File, damaged bool) {
 	if f := h.files[ds]; f != nil || h.absent[ds] {
-		return f
+		return f, false
 	}
 	h.mu.RUnlock()
-	defer h.mu.RLock()
+	damaged = h.open(path, ds)
+	h.mu.RLock()
+	return h.files[ds], damaged // nil if dropped meanwhile: the next lookup opens it again
+}
+
+// open opens dataset ds's file unless it is open or known absent, removing it when it is
+// unusable, which it reports.
+func (h *historyFiles) open(path string, ds int) (damaged bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if f := h.files[ds]; f != nil || h.absent[ds] {
-		return f
+	if h.files[ds] != nil || h.absent[ds] {
+		return false
 	}
 	f, err := histfile.Open(path)
 	if err == nil && f.Dataset() != int64(ds) {
@@ -66,14 +74,15 @@ func (h *historyFiles) file(path string, ds int) *histfile.File {
 	}
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
-			slog.Warn("trends: history file not used", "dataset", ds, "err", err)
+			slog.Warn("trends: history file not used; it will be rewritten", "dataset", ds, "err", err)
 			os.Remove(path)
+			damaged = true
 		}
 		h.absent[ds] = true
-		return nil
+		return damaged
 	}
 	h.files[ds] = f
-	return f
+	return false
 }
 
 // drop closes and forgets dataset ds's file (removing it when remove is set), so the next
@@ -150,7 +159,10 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 	}
 	path := historyFilePath(w.asinIndex, d.ID)
 	w.hist.mu.RLock()
-	f := w.hist.file(path, d.ID)
+	f, damaged := w.hist.file(path, d.ID)
+	if damaged {
+		w.refreshHistoryFileLater(d.ID)
+	}
 	if f == nil || len(recs.imported) == 0 || !holdsExactly(f, recs.imported) {
 		w.hist.mu.RUnlock()
 		return nil, false, nil
@@ -164,7 +176,7 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 			w.hist.mu.RUnlock()
 			slog.Warn("trends: history file damaged; it will be rewritten", "dataset", d.ID, "err", err)
 			w.hist.drop(path, d.ID, true)
-			w.afterImport(d.ID)
+			w.refreshHistoryFileLater(d.ID)
 			return nil, false, nil
 		}
 		if b == nil {
