@@ -12,6 +12,11 @@ import (
 	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 )
 
+// maxPending is how many terms' rows a build keeps while it waits to read names the products
+// table lacks (products that reached a term's top 3 in periods appended since the copy's
+// rebuild), bounding its memory.
+var maxPending = 500 // tests make it small
+
 // historySlice is how many term ids one statement of a history file's build reads: ~1.5M
 // rows at 156 periods, which DuckDB sorts within its memory limit.
 var historySlice = 10_000 // tests make it small
@@ -188,6 +193,13 @@ func (b *historyBuild) slice(ctx context.Context, from, to int64) error {
 		}
 		if b.missing(cur, nil) {
 			pending = append(pending, cur)
+			if len(pending) >= maxPending {
+				err := b.writePending(ctx, terms, pending)
+				pending = nil
+				if err != nil {
+					return err
+				}
+			}
 		} else if err := b.write(terms[cur[0].termID], cur); err != nil {
 			return err
 		}

@@ -118,8 +118,8 @@ func replaceFile(t *testing.T, w *Warehouse, ds int, data []byte) {
 
 func TestHistoryFileAnswersAsDuckDB(t *testing.T) {
 	ctx := context.Background()
-	defer func(n int) { historySlice = n }(historySlice)
-	historySlice = 7
+	defer func(n, m int) { historySlice, maxPending = n, m }(historySlice, maxPending)
+	historySlice, maxPending = 7, 2
 	const terms = 40
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := openTemp(t)
