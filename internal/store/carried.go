@@ -29,7 +29,9 @@ type Carried struct {
 // an RFC 3339 string in UTC: JSON-safe, so the Redis session cache carries them unchanged.
 
 // CarrySessionColumns adds columns of "session" to every session read with its user.
-func (s *Store) CarrySessionColumns(cols ...Carried) { s.carriedSession = append(s.carriedSession, cols...) }
+func (s *Store) CarrySessionColumns(cols ...Carried) {
+	s.carriedSession = append(s.carriedSession, cols...)
+}
 
 // CarryUserColumns adds columns of "user" to every session read with its user.
 func (s *Store) CarryUserColumns(cols ...Carried) { s.carriedUser = append(s.carriedUser, cols...) }

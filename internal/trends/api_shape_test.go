@@ -168,6 +168,9 @@ func TestEveryAnswerMatchesTheDocument(t *testing.T) {
 	added := owner.Do("POST", watch, map[string]string{"kind": "term", "value": "yoga mat"})
 	check("POST", "/api/workspaces/{ws}/watchlist", added)
 	check("GET", "/api/workspaces/{ws}/watchlist", owner.Do("GET", watch, nil)) // with an item and its latest move
+	team := "/api/workspaces/" + org + "/team-members?team=" + teamWith(t, owner, org, "Shape team")
+	check("GET", "/api/workspaces/{ws}/team-members", owner.Do("GET", team, nil))
+	check("GET", "/api/workspaces/{ws}/team-members", powerless.Do("GET", team, nil)) // not in the team
 	check("POST", "/api/workspaces/{ws}/watchlist", owner.Do("POST", watch, map[string]string{"kind": "term", "value": "yoga mat"}))
 	check("DELETE", "/api/workspaces/{ws}/watchlist/{id}", owner.Do("DELETE", watch+"/"+fmt.Sprint(added.JSON(t)["id"]), nil))
 	check("DELETE", base+"/periods/{start}", owner.Do("DELETE", fill(base, ws)+"/periods/2026-04-05", nil))

@@ -66,7 +66,7 @@ func workspaceRoutes(t *testing.T, app *testkit.App) []workspaceRoute {
 }
 
 // fill puts real ids into a route's path and its required query parameters.
-func fill(r workspaceRoute, ws, ds, job, item string) string {
+func fill(r workspaceRoute, ws, ds, job, item, team string) string {
 	p := strings.NewReplacer("{ws}", ws, "{ds}", ds, "{asin}", "B0DJOYKVJ9", "{brand}", url.PathEscape("Juniper & Jade"),
 		"{start}", "2026-04-05", "{job}", job, "{id}", item).Replace(r.path)
 	switch {
@@ -74,6 +74,8 @@ func fill(r workspaceRoute, ws, ds, job, item string) string {
 		p += "?term=paper+towels"
 	case strings.HasSuffix(p, "/root-words"):
 		p += "?phrase=paper"
+	case strings.HasSuffix(p, "/team-members"):
+		p += "?team=" + team
 	}
 	return p
 }
@@ -126,9 +128,10 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 		}
 		itemID := item.JSON(t)["id"].(string)
 
+		teamA, teamB := teamWith(t, owner, a, "Readers", member), teamWith(t, outsider, b, "Bolts")
 		routes := workspaceRoutes(t, app)
 		for _, r := range routes {
-			path := fill(r, a, ds, job, itemID)
+			path := fill(r, a, ds, job, itemID, teamA)
 			// Each request is well formed, so only access decides: uploads are multipart forms.
 			var header []string
 			if r.method == "POST" && strings.HasSuffix(r.path, "/imports") {
@@ -139,7 +142,7 @@ func TestOrganizationWorkspaceAccess(t *testing.T) {
 				t.Errorf("outsider %s %s: %d %s", r.method, path, res.Status, res.Body)
 			}
 			// And A's member reaches nothing of B.
-			if res := member.Do(r.method, fill(r, b, bds, job, itemID), map[string]string{"kind": "term", "value": "x"}, header...); res.Status != 404 {
+			if res := member.Do(r.method, fill(r, b, bds, job, itemID, teamB), map[string]string{"kind": "term", "value": "x"}, header...); res.Status != 404 {
 				t.Errorf("member of A on B: %s %s: %d %s", r.method, path, res.Status, res.Body)
 			}
 			res := member.Do(r.method, path, map[string]string{"kind": "term", "value": "y"}, header...)

@@ -152,6 +152,8 @@ func (s *Service) routes() []route {
 		{"GET", "/api/workspaces/{ws}/watchlist", "The watchlist with each item's latest numbers (on demo: the caller's own list over the demo data)", []param{pWS, {"ds", "query", "integer", "dataset whose numbers to show (default: the first)", false}, pTeam}, s.watchlist, ok(watchlistAnswer{}, eRead)},
 		{"POST", "/api/workspaces/{ws}/watchlist", "Add a term, product or brand (JSON: kind, value)", []param{pWS, pTeam}, s.addWatch, answer{Status: http.StatusCreated, Body: store.WatchlistItem{}, Request: addWatchBody{}, Errors: slices.Concat(eWatch, []int{http.StatusConflict})}},
 		{"DELETE", "/api/workspaces/{ws}/watchlist/{id}", "Remove a watchlist item", []param{pWS, {"id", "path", "string", "item id", true}, pTeam}, s.removeWatch, answer{Status: http.StatusNoContent, Errors: eWatch}},
+		{"GET", "/api/workspaces/{ws}/team-members", "The members of a team of the organization, whom its watchlist's digests go to (the team's members, owners and admins; Better Auth's list-team-members answers the team's own members only)",
+			[]param{pWS, {"team", "query", "string", "the team", true}}, s.teamMembers, ok(teamMembersAnswer{}, eRead)},
 		{"GET", "/api/alerts/settings", "The caller's alert digest settings: frequency (import, weekly or off), threshold (percent of rank) and the email they go to", nil, s.alertSettings, ok(alertSettingsJSON{}, []int{400, 401})},
 		{"PUT", "/api/alerts/settings", "Change the caller's alert digest settings (JSON: frequency, threshold 1-500)", nil, s.putAlertSettings,
 			answer{Status: http.StatusOK, Body: alertSettingsJSON{}, Request: alertSettingsBody{}, Errors: []int{400, 401}}},

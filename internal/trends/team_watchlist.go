@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/sellertrends/sellertrends/internal/auth"
+	"github.com/sellertrends/sellertrends/internal/auth/organization"
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/plan"
 	"github.com/sellertrends/sellertrends/internal/store"
@@ -66,4 +67,35 @@ func planWorkspace(list string, c *caller) string {
 		return c.workspace
 	}
 	return list
+}
+
+// teamMembersAnswer lists a team's members.
+type teamMembersAnswer struct {
+	Members []organization.TeamPerson `json:"members"`
+}
+
+// teamMembers answers who is in a team, to those who may use its watchlist. Membership of the
+// workspace is checked first, so someone else's answers 404 whatever the query holds.
+func (s *Service) teamMembers(w http.ResponseWriter, r *http.Request) {
+	cur, _ := auth.SessionFrom(r.Context())
+	if ws := r.PathValue("ws"); ws != DemoWorkspace {
+		a, err := s.standing(r, ws, cur, readWatch)
+		if err == nil && !a.Member {
+			err = errNoWorkspace
+		}
+		if err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
+	if _, _, err := s.teamWatchAccess(r, false); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	members, err := s.orgs.TeamMembers(r.Context(), r.PathValue("ws"), r.URL.Query().Get("team"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, teamMembersAnswer{Members: members})
 }

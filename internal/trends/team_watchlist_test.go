@@ -79,6 +79,26 @@ func TestTeamWatchlistAccess(t *testing.T) {
 			t.Errorf("team on the demo: %d %s", res.Status, res.Body)
 		}
 
+		// Who is in the team: the teammate; told to the teammate and to the owner and admin who
+		// manage the team (Better Auth's list-team-members refuses those two), not to others.
+		members := "/api/workspaces/" + org + "/team-members" + q
+		for name, c := range map[string]*testkit.Client{"teammate": teammate, "admin": admin, "owner": owner} {
+			res := c.Do("GET", members, nil)
+			got, _ := res.JSON(t)["members"].([]any)
+			if res.Status != 200 || len(got) != 1 || got[0].(map[string]any)["email"] != "teammate@example.com" {
+				t.Errorf("%s lists the team: %d %s", name, res.Status, res.Body)
+			}
+		}
+		if res := admin.Do("GET", "/api/auth/organization/list-team-members?teamId="+team, nil); res.Status != 400 {
+			t.Errorf("Better Auth's list-team-members for an admin outside the team: %d %s", res.Status, res.Body)
+		}
+		if res := member.Do("GET", members, nil); res.Status != 403 {
+			t.Errorf("member lists the team: %d %s", res.Status, res.Body)
+		}
+		if res := outsider.Do("GET", members, nil); res.Status != 404 {
+			t.Errorf("outsider lists the team: %d %s", res.Status, res.Body)
+		}
+
 		// The admin (not in the team) changes it too.
 		if res := admin.Do("POST", list+q, map[string]any{"kind": "brand", "value": "Juniper & Jade"}); res.Status != 201 {
 			t.Errorf("admin watch: %d %s", res.Status, res.Body)

@@ -111,3 +111,39 @@ test('the owner imports a report into the organization; the member sees it and c
   await member.getByRole('heading', { name: 'Plan and billing: Acme Sellers' }).waitFor()
   await noSideScroll(member, 'the billing page')
 })
+
+test('a team and its own watchlist, on a phone in the dark theme', async () => {
+  await owner.setViewportSize({ width: 390, height: 844 })
+  await owner.goto(`/dashboard/workspace?ws=${org}`)
+  await owner.getByLabel('Team name').fill('Growth')
+  await owner.getByRole('button', { name: 'Create team' }).click()
+  await owner.getByLabel('Add a member to Growth').waitFor()
+  await owner.getByLabel('Add a member to Growth').selectOption({ label: 'max@example.com' })
+  await owner.getByLabel('Add a member to Growth').locator('xpath=..').getByRole('button', { name: 'Add', exact: true }).click()
+  await owner.getByRole('list', { name: 'Members of Growth' }).getByText('max@example.com').waitFor()
+  await noSideScroll(owner, 'the teams section')
+
+  // The member opens the team's list from the picker and adds a term to it.
+  await member.goto(`/dashboard/watchlist?ws=${org}`)
+  // At 390 px the theme switch sits in the menu.
+  await member.getByRole('button', { name: /Menu/ }).click()
+  await member.getByRole('button', { name: 'Switch to dark theme' }).click()
+  await member.getByRole('button', { name: /Close/ }).click()
+  await member.waitForFunction(() => document.documentElement.classList.contains('dark'))
+  // The list picker: the organization's list or one of its teams'.
+  const picker = member.getByRole('combobox').filter({ has: member.getByRole('option', { name: 'The organization’s' }) })
+  await picker.waitFor()
+  await picker.selectOption({ label: 'Team Growth' })
+  await member.getByText('This team’s own list: its alert digests go to the team’s members only.').waitFor()
+  await member.getByLabel('Term, ASIN or brand').fill('yoga mat')
+  await member.getByRole('form', { name: 'Add to the team’s watchlist' }).getByRole('button', { name: 'Add' }).click()
+  await member.getByText('Added to the team’s watchlist').waitFor()
+  await member.getByRole('main').getByText('yoga mat').first().waitFor()
+  await member.getByText('1 item: no limit on your plan.').waitFor() // plans are not enforced here
+  assert.ok(await member.evaluate(() => document.documentElement.classList.contains('dark')), 'the dark theme holds')
+  await noSideScroll(member, 'the team watchlist')
+  await member.screenshot({ path: join(screenshotDir, 'team-watchlist-390-dark.png'), fullPage: true })
+  // The organization's own list stays apart from the team's.
+  const orgList = await (await member.request.get(`/api/trends/${org}/watchlist`)).json()
+  assert.ok(!JSON.stringify(orgList).includes('yoga mat'), "the team's item is not on the organization's list")
+})

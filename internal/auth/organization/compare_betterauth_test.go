@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -238,54 +237,7 @@ func compareAnswers(a, b answer, r req) string {
 	if aok && bok && am["code"] == "VALIDATION_ERROR" && bm["code"] == "VALIDATION_ERROR" {
 		return "" // zod's wording of a validation failure is not ours word for word
 	}
-	return difference(a.body, b.body, "")
-}
-
-func difference(a, b any, path string) string {
-	am, aok := a.(map[string]any)
-	bm, bok := b.(map[string]any)
-	if aok && bok {
-		keys := map[string]bool{}
-		for k := range am {
-			keys[k] = true
-		}
-		for k := range bm {
-			keys[k] = true
-		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
-		for _, k := range sorted {
-			av, ain := am[k]
-			bv, bin := bm[k]
-			if ain != bin {
-				return fmt.Sprintf("%s.%s present %v vs %v", path, k, ain, bin)
-			}
-			if d := difference(av, bv, path+"."+k); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	al, aok := a.([]any)
-	bl, bok := b.([]any)
-	if aok && bok {
-		if len(al) != len(bl) {
-			return fmt.Sprintf("%s has %d vs %d items", path, len(al), len(bl))
-		}
-		for i := range al {
-			if d := difference(al[i], bl[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s = %v vs %v", path, a, b)
-	}
-	return ""
+	return authcompare.FirstDiff(a.body, b.body, "")
 }
 
 // startReference runs testdata/betterauth.mjs (from web/, where its packages are) on a fresh

@@ -137,3 +137,41 @@ func (p *Plugin) setActiveOrg(ctx context.Context, sessionID, userID string, org
 	}
 	return p.st.InvalidateUser(ctx, userID)
 }
+
+// step is one statement with its one argument.
+type step struct {
+	query string
+	arg   any
+}
+
+func withArg(arg any, queries ...string) []step {
+	out := make([]step, len(queries))
+	for i, q := range queries {
+		out[i] = step{q, arg}
+	}
+	return out
+}
+
+// deleteNamedInSessions runs steps in one transaction, removing something sessions may name as
+// active (sessionsWhere, with arg, selects those sessions), then drops their owners' cached
+// sessions (Redis), which named it.
+func (p *Plugin) deleteNamedInSessions(ctx context.Context, sessionsWhere string, arg any, steps []step) error {
+	owners, err := p.st.SessionOwners(ctx, p.q(sessionsWhere), arg)
+	if err != nil {
+		return err
+	}
+	tx, err := p.db().BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, s := range steps {
+		if _, err := tx.ExecContext(ctx, p.q(s.query), s.arg); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return p.st.InvalidateUsers(ctx, owners)
+}

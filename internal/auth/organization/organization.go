@@ -129,13 +129,6 @@ func sessionFields(vals map[string]any) (map[string]any, error) {
 	return map[string]any{"activeOrganizationId": vals["activeOrganizationId"], "activeTeamId": vals["activeTeamId"]}, nil
 }
 
-func nullable(s sql.NullString) any {
-	if !s.Valid {
-		return nil
-	}
-	return s.String
-}
-
 func (p *Plugin) db() *sql.DB           { return p.st.DB() }
 func (p *Plugin) q(query string) string { return p.st.Rebind(query) }
 func (p *Plugin) now() time.Time        { return p.auth.Now().UTC() }

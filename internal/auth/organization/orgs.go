@@ -256,35 +256,14 @@ func (p *Plugin) delete(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, firstErr(err, errOrgNotFound))
 		return
 	}
-	owners, err := p.st.SessionOwners(ctx, p.q(`"activeOrganizationId" = ?`), o.ID)
-	if err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	tx, err := p.db().BeginTx(ctx, nil)
-	if err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	defer tx.Rollback()
 	// Child rows go explicitly: SQLite only cascades with foreign keys switched on.
-	for _, q := range []string{
+	err = p.deleteNamedInSessions(ctx, `"activeOrganizationId" = ?`, o.ID, withArg(o.ID,
 		`delete from "teamMember" where "teamId" in (select "id" from "team" where "organizationId" = ?)`,
 		`delete from "team" where "organizationId" = ?`, `delete from "invitation" where "organizationId" = ?`,
 		`delete from "member" where "organizationId" = ?`, `delete from "organizationRole" where "organizationId" = ?`,
 		`update "session" set "activeOrganizationId" = null, "activeTeamId" = null where "activeOrganizationId" = ?`,
-		`delete from "organization" where "id" = ?`,
-	} {
-		if _, err := tx.ExecContext(ctx, p.q(q), o.ID); err != nil {
-			auth.WriteError(w, r, err)
-			return
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	if err := p.st.InvalidateUsers(ctx, owners); err != nil {
+		`delete from "organization" where "id" = ?`))
+	if err != nil {
 		auth.WriteError(w, r, err)
 		return
 	}

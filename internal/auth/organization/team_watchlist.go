@@ -30,3 +30,33 @@ func (p *Plugin) TeamWatchlistAccess(ctx context.Context, orgID, teamID, userID 
 	a.Allowed = manage.Allowed
 	return a, err
 }
+
+// TeamPerson is a member of a team as the workspace settings list them.
+type TeamPerson struct {
+	UserID string `json:"userId"`
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+}
+
+// TeamMembers lists the members of team teamID of organization orgID who are still members of
+// the organization (those its watchlist's digests go to), by email. Better Auth's
+// list-team-members answers only the team's own members; the settings page needs the list for
+// the owners and admins who manage the team too (the caller checks TeamWatchlistAccess).
+func (p *Plugin) TeamMembers(ctx context.Context, orgID, teamID string) ([]TeamPerson, error) {
+	rows, err := p.db().QueryContext(ctx, p.q(`select u."id", u."name", u."email" from "teamMember" tm
+		join "team" t on t."id" = tm."teamId" join "member" om on om."organizationId" = t."organizationId" and om."userId" = tm."userId"
+		join "user" u on u."id" = tm."userId" where tm."teamId" = ? and t."organizationId" = ? order by u."email" limit 1000`), teamID, orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []TeamPerson{}
+	for rows.Next() {
+		var m TeamPerson
+		if err := rows.Scan(&m.UserID, &m.Name, &m.Email); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

@@ -183,35 +183,10 @@ func (p *Plugin) removeTeam(w http.ResponseWriter, r *http.Request) {
 		auth.WriteError(w, r, firstErr(err, errTeamNotFound))
 		return
 	}
-	owners, err := p.st.SessionOwners(ctx, p.q(`"activeTeamId" = ?`), t.ID)
-	if err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	tx, err := p.db().BeginTx(ctx, nil)
-	if err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	defer tx.Rollback()
-	for _, q := range []string{`delete from "teamMember" where "teamId" = ?`, `update "session" set "activeTeamId" = null where "activeTeamId" = ?`, `delete from "team" where "id" = ?`} {
-		if _, err := tx.ExecContext(ctx, p.q(q), t.ID); err != nil {
-			auth.WriteError(w, r, err)
-			return
-		}
-	}
 	// The team's own watchlist goes with it (items first: SQLite may not enforce cascades).
-	for _, q := range []string{`delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`} {
-		if _, err := tx.ExecContext(ctx, p.q(q), store.TeamListID(t.ID)); err != nil {
-			auth.WriteError(w, r, err)
-			return
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		auth.WriteError(w, r, err)
-		return
-	}
-	if err := p.st.InvalidateUsers(ctx, owners); err != nil {
+	steps := append(withArg(t.ID, `delete from "teamMember" where "teamId" = ?`, `update "session" set "activeTeamId" = null where "activeTeamId" = ?`, `delete from "team" where "id" = ?`),
+		withArg(store.TeamListID(t.ID), `delete from "watchlistItem" where "workspaceId" = ?`, `delete from "workspace" where "id" = ?`)...)
+	if err := p.deleteNamedInSessions(ctx, `"activeTeamId" = ?`, t.ID, steps); err != nil {
 		auth.WriteError(w, r, err)
 		return
 	}

@@ -330,7 +330,7 @@ func Diff(a, b Observed, st Step) string {
 		return ""
 	}
 	if !reflect.DeepEqual(a.Body, b.Body) {
-		return "bodies differ: " + firstDiff(a.Body, b.Body, "")
+		return "bodies differ: " + FirstDiff(a.Body, b.Body, "")
 	}
 	return ""
 }
@@ -344,7 +344,9 @@ func field(msg any) string {
 	return s
 }
 
-func firstDiff(a, b any, path string) string {
+// FirstDiff names the first place (a JSON path below path) where two decoded JSON values differ,
+// or answers "" when they are equal.
+func FirstDiff(a, b any, path string) string {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
@@ -366,7 +368,7 @@ func firstDiff(a, b any, path string) string {
 			if ain != bin {
 				return fmt.Sprintf("%s.%s present %v vs %v", path, k, ain, bin)
 			}
-			if d := firstDiff(av, bv, path+"."+k); d != "" {
+			if d := FirstDiff(av, bv, path+"."+k); d != "" {
 				return d
 			}
 		}
@@ -379,7 +381,7 @@ func firstDiff(a, b any, path string) string {
 			return fmt.Sprintf("%s has %d vs %d items", path, len(al), len(bl))
 		}
 		for i := range al {
-			if d := firstDiff(al[i], bl[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
+			if d := FirstDiff(al[i], bl[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
 				return d
 			}
 		}

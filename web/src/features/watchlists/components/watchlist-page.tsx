@@ -45,7 +45,7 @@ export function WatchlistPage() {
         <Empty title="Nothing watched yet">Open a term, product or brand and press “Watch”: its latest rank and moves show here.</Empty>
       ) : (
         <>
-          <p className="text-sm text-zinc-500">{q.data.items.length} of {q.data.limit} items on your plan.</p>
+          <p className="text-sm text-zinc-500">{itemsOnPlan(q.data.items.length, q.data.limit)}</p>
           <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm dark:divide-zinc-900 dark:border-zinc-800">
             {q.data.items.map((it) => (
               <li key={it.id} className="grid grid-cols-[1fr_auto] items-start gap-x-3 gap-y-1 p-3 sm:grid-cols-[minmax(0,2fr)_6rem_minmax(0,2fr)_auto]">
@@ -63,4 +63,10 @@ export function WatchlistPage() {
       <AlertSettingsCard />
     </section>
   )
+}
+
+// itemsOnPlan says how full the list is; a limit below 0 is the plan's "unlimited".
+export function itemsOnPlan(count: number, limit: number): string {
+  const items = `${count.toLocaleString('en-US')} ${count === 1 ? 'item' : 'items'}`
+  return limit < 0 ? `${items}: no limit on your plan.` : `${items} of ${limit.toLocaleString('en-US')} on your plan.`
 }

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { api } from '../../../lib/api-client'
 import { authClient } from '../../../lib/auth-client'
 
 // The organization plugin through the official client. Every call throws the server's message
@@ -19,7 +20,7 @@ export interface FullOrganization {
   members: OrgMember[]; invitations: OrgInvitation[]
 }
 export interface Team { id: string; name: string; organizationId: string; createdAt: string }
-export interface TeamMember { id: string; teamId: string; userId: string }
+export interface TeamPerson { userId: string; name: string; email: string }
 export interface OrgRole { id: string; role: string; permission: Record<string, string[]> }
 export interface InvitationDetails {
   id: string; email: string; role: string | null; status: string; organizationId: string
@@ -45,10 +46,13 @@ export const teamsQuery = (organizationId: string) =>
     queryFn: () => call(authClient.organization.listTeams({ query: { organizationId } }) as Promise<Result<Team[]>>),
   })
 
+// A team's members come from our API: Better Auth's list-team-members answers only the team's
+// own members, and the owners and admins who manage the team need the list too.
 export const teamMembersQuery = (organizationId: string, teamId: string) =>
   queryOptions({
     queryKey: orgKeys.teamMembers(organizationId, teamId),
-    queryFn: () => call(authClient.organization.listTeamMembers({ query: { teamId } }) as Promise<Result<TeamMember[]>>),
+    queryFn: async () =>
+      (await api<{ members: TeamPerson[] }>(`/api/workspaces/${encodeURIComponent(organizationId)}/team-members?team=${encodeURIComponent(teamId)}`)).members,
   })
 
 export const rolesQuery = (organizationId: string) =>

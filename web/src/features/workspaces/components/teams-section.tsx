@@ -46,7 +46,6 @@ function TeamRow({ org, team, manage }: { org: FullOrganization; team: Team; man
   const add = useOrgAction((userId: string) => call(authClient.organization.addTeamMember({ teamId: team.id, userId })), 'Added to the team')
   const drop = useOrgAction((userId: string) => call(authClient.organization.removeTeamMember({ teamId: team.id, userId })), 'Removed from the team')
   const inTeam = new Set(members.data?.map((m) => m.userId))
-  const byId = new Map(org.members.map((m) => [m.userId, m.user]))
   return (
     <li className="rounded border border-zinc-200 p-3 dark:border-zinc-800">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -55,13 +54,15 @@ function TeamRow({ org, team, manage }: { org: FullOrganization; team: Team; man
         {manage && <Button variant="ghost" onClick={() => confirm(`Remove the team ${team.name}?`) && remove.mutate(undefined)}>Remove team</Button>}
       </div>
       <p className="mt-1 text-xs text-zinc-500">Its watchlist’s alert digests go to these members only.</p>
+      {members.error && <p role="alert" className="mt-2 text-sm text-red-600">{members.error.message}</p>}
       <ul className="mt-2 flex flex-wrap gap-2 text-sm" aria-label={`Members of ${team.name}`}>
         {members.data?.map((m) => (
-          <li key={m.id} className="flex items-center gap-1 rounded bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800">
-            <span className="break-all">{byId.get(m.userId)?.email ?? m.userId}</span>
-            {manage && <button type="button" aria-label={`Remove ${byId.get(m.userId)?.email ?? m.userId} from ${team.name}`} className="px-1" onClick={() => drop.mutate(m.userId)}>✕</button>}
+          <li key={m.userId} className="flex items-center gap-1 rounded bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800">
+            <span className="break-all">{m.email}</span>
+            {manage && <button type="button" aria-label={`Remove ${m.email} from ${team.name}`} className="px-1" onClick={() => drop.mutate(m.userId)}>✕</button>}
           </li>
         ))}
+        {members.data?.length === 0 && <li className="text-zinc-500">No members yet.</li>}
       </ul>
       {manage && (
         <div className="mt-2 flex flex-wrap items-center gap-2">
