@@ -53,6 +53,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		current := f.Dataset() == int64(ds) && holdsExactly(f, held)
 		f.Close()
 		if current {
+			w.hist.open(path, ds) // before the first lookup, which would otherwise pay for it
 			return nil
 		}
 	}
@@ -61,6 +62,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		return err
 	}
 	w.hist.drop(path, ds, false)
+	w.hist.open(path, ds)
 	slog.Info("trends: history file written", "dataset", ds, "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
