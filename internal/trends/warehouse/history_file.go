@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -183,6 +184,7 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 			continue
 		}
 		termNames[b.TermID] = b.Term
+		all = slices.Grow(all, len(b.Rows))
 		for _, r := range b.Rows {
 			all = append(all, rowFromBlock(b.TermID, r))
 		}

@@ -294,7 +294,8 @@ func pointsOf(all []factRow, names map[string]map[int64][2]string, termNames map
 	out := make(map[string]map[int]HistoryPoint, len(termNames))
 	for _, r := range all {
 		rank := r.rank
-		p := HistoryPoint{Rank: &rank, ClickConc: concentration(r, r.click), ConvConc: concentration(r, r.conv)}
+		p := HistoryPoint{Rank: &rank, ClickConc: concentration(r, r.click), ConvConc: concentration(r, r.conv),
+			Products: sized[ProductShare](r.asin), Brands: sized[string](r.brand), Categories: sized[string](r.cat)}
 		for k := range 3 {
 			if r.asin[k].Valid {
 				n := names["asin"][r.asin[k].Int64]
@@ -315,6 +316,21 @@ func pointsOf(all []factRow, names map[string]map[int64][2]string, termNames map
 		out[term][r.idx] = p
 	}
 	return out
+}
+
+// sized is an empty slice with room for one element per non-null id, nil when there is none
+// (a point without products has always had nil slices).
+func sized[T any](ids [3]sql.NullInt64) []T {
+	n := 0
+	for _, v := range ids {
+		if v.Valid {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }
 
 // lookupMissingTermIDs adds to names (term ids to terms, found in term_stats) the ids of the
