@@ -142,8 +142,33 @@ func TestHistoryFileAnswersAsDuckDB(t *testing.T) {
 	}
 
 	t.Run("a period imported after the file", func(t *testing.T) {
+		// Lookups go on while the period is imported and the file rewritten and swapped (run
+		// with -race); each answer holds every period of one moment, 6 or 7 of them.
+		done, failed := make(chan struct{}), make(chan error, 1)
+		go func() {
+			defer close(failed)
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				h, err := w.TermHistoriesAt(ctx, d, []string{"t1"}, time.Time{})
+				if err == nil && len(h[0].Points) != 6 && len(h[0].Points) != 7 {
+					err = fmt.Errorf("%d points", len(h[0].Points))
+				}
+				if err != nil {
+					failed <- err
+					return
+				}
+			}
+		}()
 		load(t, w, "ws", randomWeek(6, terms, rng))
 		w.WaitBackground() // appends it to the copy and rewrites the file
+		close(done)
+		if err := <-failed; err != nil {
+			t.Fatal(err)
+		}
 		compareHistories(t, w, d, terms, file)
 		replaceFile(t, w, d.ID, built) // the file as it was before the import
 		compareHistories(t, w, d, terms, duck)
