@@ -82,6 +82,7 @@ func main() {
 	must(wh.ResumeCopies(ctx))
 	wh.WaitBackground()
 	fmt.Printf("copy's side tables brought up to date: %s\n", time.Since(start).Round(time.Millisecond))
+	printTopsSize(ctx, wh)
 	start = time.Now()
 	must(wh.RefreshASINIndex(ctx)) // as the server's background job keeps it after imports
 	fmt.Printf("ASIN index brought up to date: %s\n", time.Since(start).Round(time.Millisecond))
@@ -128,6 +129,31 @@ func compare(ctx context.Context, wh *warehouse.Warehouse, dir, pgURL string, d 
 			}
 		}
 	}
+}
+
+// printTopsSize prints the rows and the blocks of the term_tops tables (warehouse/term_tops.go)
+// in the copy file, once checkpointed.
+func printTopsSize(ctx context.Context, wh *warehouse.Warehouse) {
+	_, err := wh.DB().ExecContext(ctx, "checkpoint term_copy") // a fresh build is in the log until then
+	must(err)
+	rows, err := wh.DB().QueryContext(ctx, `select table_name, estimated_size from duckdb_tables()
+		where database_name = 'term_copy' and table_name like 'term\_tops%' escape '\'`)
+	must(err)
+	var n, blocks int64
+	var names []string
+	for rows.Next() {
+		var name string
+		var size int64
+		must(rows.Scan(&name, &size))
+		names, n = append(names, name), n+size
+	}
+	rows.Close()
+	for _, name := range names {
+		var b int64
+		must(wh.DB().QueryRowContext(ctx, `select count(distinct block_id) from pragma_storage_info('term_copy.`+name+`') where block_id >= 0`).Scan(&b))
+		blocks += b
+	}
+	fmt.Printf("term tops (product and brand pages): %d rows, %d blocks of 64 KB (%.1f MB)\n", n, blocks, float64(blocks)/16)
 }
 
 // resumeBuild finishes a kept set whose build stopped after its weeks were written.

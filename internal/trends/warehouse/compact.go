@@ -146,6 +146,9 @@ func (w *Warehouse) compactIfDue(ctx context.Context, ds int) {
 	if err := w.ensureProducts(ctx, ds); err != nil && ctx.Err() == nil {
 		slog.Error("trends: building the products by term failed", "dataset", ds, "err", err)
 	}
+	if err := w.ensureTops(ctx, ds); err != nil && ctx.Err() == nil {
+		slog.Error("trends: building the term tops failed", "dataset", ds, "err", err)
+	}
 }
 
 // copyCoverage counts a dataset's periods read from fact and those read from runs appended to
@@ -203,7 +206,7 @@ func (w *Warehouse) ResumeCopies(ctx context.Context) error {
 		return err
 	}
 	for _, ds := range copied {
-		if !w.products.holds(ds) && !slices.Contains(due, ds) {
+		if (!w.products.holds(ds) || !w.tops.holds(ds)) && !slices.Contains(due, ds) {
 			due = append(due, ds)
 		}
 	}

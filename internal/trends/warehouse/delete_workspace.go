@@ -73,9 +73,10 @@ func (w *Warehouse) deleteDatasetsIn(ctx context.Context, db, workspace string, 
 }
 
 // datasetTables are the tables a dataset has of its own (side_tables.go, next_stats.go,
-// compact.go, term_products.go).
+// compact.go, term_products.go, term_lists.go, term_tops.go).
 func datasetTables(ds int) []string {
-	return []string{presenceTable(ds), presenceLogTable(ds), seasonTable(ds), nextStatsTable(ds), byTermTable(ds), productsTable(ds)}
+	return []string{presenceTable(ds), presenceLogTable(ds), seasonTable(ds), nextStatsTable(ds), byTermTable(ds), productsTable(ds),
+		ranksTable(ds), itemsTable(ds), topsTable(ds), topsPeriodsTable(ds), topsItemsTable(ds)}
 }
 
 // forgetDatasets drops the deleted datasets from the background bookkeeping and the products
@@ -90,11 +91,13 @@ func (w *Warehouse) forgetDatasets(sets []Dataset) {
 		delete(w.behind, d.ID)
 	}
 	w.bgMu.Unlock()
-	w.products.mu.Lock()
-	for _, d := range sets {
-		delete(w.products.has, d.ID)
+	for _, t := range []*productTables{w.products, w.tops} {
+		t.mu.Lock()
+		for _, d := range sets {
+			delete(t.has, d.ID)
+		}
+		t.mu.Unlock()
 	}
-	w.products.mu.Unlock()
 }
 
 // queryRows reads three-column string rows.

@@ -81,41 +81,24 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 	}
 	defer tx.Rollback()
 	match := fmt.Sprintf("(%[1]s1 = %[2]d or %[1]s2 = %[2]d or %[1]s3 = %[2]d)", column, id)
-	var rows *sql.Rows
-	if listedPresence(ctx, w, tx, d.ID, column, id) {
-		rows, err = presentTermsListed(ctx, tx, d.ID, column, id, match, limit)
-	} else {
-		rows, err = presentTermsSQL(ctx, tx, d.ID, periods, match, limit)
-	}
+	terms, err := w.presentTerms(ctx, tx, d.ID, periods, column, id, match, limit)
 	if err != nil {
 		return nil, fmt.Errorf("presence: %w", err)
 	}
-	var ids []string
-	names := map[int]string{}
-	var order []int
-	for rows.Next() {
-		var tid int
-		var term string
-		if err := rows.Scan(&tid, &term); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids, names[tid], order = append(ids, strconv.Itoa(tid)), term, append(order, tid)
-	}
-	rows.Close()
 	p := &Presence{Terms: []TermShares{}}
-	if len(ids) == 0 {
-		return p, rows.Err()
+	if len(terms) == 0 {
+		return p, nil
+	}
+	ids := make([]string, len(terms))
+	byTerm := map[int]*TermShares{}
+	for i, t := range terms {
+		ids[i], byTerm[t.id] = strconv.Itoa(t.id), &TermShares{Term: t.term}
 	}
 	hist, err := tx.QueryContext(ctx, `select * from (`+historySQL(d.ID, ids, periods)+`) where `+match+` order by period_idx`)
 	if err != nil {
 		return nil, fmt.Errorf("presence: %w", err)
 	}
 	defer hist.Close()
-	byTerm := map[int]*TermShares{}
-	for _, tid := range order {
-		byTerm[tid] = &TermShares{Term: names[tid]}
-	}
 	for hist.Next() {
 		var r factRow
 		if err := r.scan(hist); err != nil {
@@ -127,8 +110,8 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 			ClickShare: share(r.click[slot]), ConversionShare: share(r.conv[slot]), CloserRatio: closerRatio(r.click[slot], r.conv[slot])})
 		ts.Latest = r.rank
 	}
-	for _, tid := range order {
-		p.Terms = append(p.Terms, *byTerm[tid])
+	for _, t := range terms {
+		p.Terms = append(p.Terms, *byTerm[t.id])
 	}
 	sort.SliceStable(p.Terms, func(i, j int) bool { return p.Terms[i].Latest < p.Terms[j].Latest })
 	return p, hist.Err()
@@ -136,15 +119,15 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 
 // presentTermsSQL lists (term id, term) of the terms where match held in the last
 // PresenceWindow periods, best rank first, by scanning those periods of fact.
-func presentTermsSQL(ctx context.Context, tx *sql.Tx, ds int, periods map[int]bool, match string, limit int) (*sql.Rows, error) {
+func presentTermsSQL(ctx context.Context, tx *sql.Tx, ds int, periods map[int]bool, match string, limit int) ([]presentTerm, error) {
 	L := -1
 	for idx := range periods {
 		L = max(L, idx)
 	}
-	return tx.QueryContext(ctx, fmt.Sprintf(`select f.term_id, t.term from (
+	return scanPresent(tx.QueryContext(ctx, fmt.Sprintf(`select f.term_id, t.term from (
 			select term_id, min(rank) best from fact where dataset_id = %[1]d and period_idx > %[2]d and %[3]s
 			group by term_id order by best, term_id limit %[4]d) f
-		join term t on t.dataset_id = %[1]d and t.id = f.term_id order by f.best, f.term_id`, ds, L-PresenceWindow, match, limit))
+		join term t on t.dataset_id = %[1]d and t.id = f.term_id order by f.best, f.term_id`, ds, L-PresenceWindow, match, limit)))
 }
 
 // maxListedTerms is how many terms a product or brand may have had in its top 3 (term_items)
@@ -152,17 +135,52 @@ func presentTermsSQL(ctx context.Context, tx *sql.Tx, ds int, periods map[int]bo
 // copy's scan as exact values (pageFilterSetting), beyond it as a range that reads most of the
 // copy, and the window's periods of fact are read faster (a brand of 55k terms of the 300k x
 // 156 set: 600 ms from the copy against 300 ms from fact).
-const maxListedTerms = MaxPage
+var maxListedTerms = MaxPage
 
-// listedPresence says whether a page is read from the lists: the dataset has them and the
-// product or brand is in few enough terms of them.
-func listedPresence(ctx context.Context, w *Warehouse, tx *sql.Tx, ds int, column string, id int) bool {
+// presentTerm is a term a product or brand page lists.
+type presentTerm struct {
+	id   int
+	term string
+}
+
+func scanPresent(rows *sql.Rows, err error) ([]presentTerm, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []presentTerm
+	for rows.Next() {
+		var t presentTerm
+		if err := rows.Scan(&t.id, &t.term); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// presentTerms lists the terms of a page, best rank first: from the lists (term_items) for a
+// product or brand in at most maxListedTerms of their terms, from term_tops (term_tops.go) for
+// one in more when they prove the page, and from fact otherwise.
+func (w *Warehouse) presentTerms(ctx context.Context, tx *sql.Tx, ds int, periods map[int]bool, column string, id int, match string, limit int) ([]presentTerm, error) {
 	if !w.products.holds(ds) {
-		return false
+		return presentTermsSQL(ctx, tx, ds, periods, match, limit)
 	}
 	var n int
 	err := tx.QueryRowContext(ctx, fmt.Sprintf(`select count(*) from %s where kind = %d and item_id = %d`, itemsTable(ds), itemKind(column), id)).Scan(&n)
-	return err == nil && n <= maxListedTerms
+	if err != nil {
+		return nil, err
+	}
+	if n <= maxListedTerms {
+		return presentTermsListed(ctx, tx, ds, column, id, match, limit)
+	}
+	if w.tops.holds(ds) {
+		terms, ok, err := presentTermsTop(ctx, tx, ds, column, id, match, limit)
+		if err != nil || ok {
+			return terms, err
+		}
+	}
+	return presentTermsSQL(ctx, tx, ds, periods, match, limit)
 }
 
 func itemKind(column string) int {
@@ -176,7 +194,7 @@ func itemKind(column string) int {
 // product or brand had in the listed periods are read in a few row groups, and only their
 // rows of the window's listed periods from the copy; the window's other periods (imported,
 // replaced or appended since the lists were built) are scanned in fact as before.
-func presentTermsListed(ctx context.Context, tx *sql.Tx, ds int, column string, id int, match string, limit int) (*sql.Rows, error) {
+func presentTermsListed(ctx context.Context, tx *sql.Tx, ds int, column string, id int, match string, limit int) ([]presentTerm, error) {
 	covers, err := periodCovers(ctx, tx, ds)
 	if err != nil {
 		return nil, err
@@ -200,7 +218,7 @@ func presentTermsListed(ctx context.Context, tx *sql.Tx, ds int, column string, 
 	if len(parts) == 0 {
 		parts = append(parts, `select null::integer, null::integer where false`)
 	}
-	return tx.QueryContext(ctx, fmt.Sprintf(`select f.term_id, t.term from (
+	return scanPresent(tx.QueryContext(ctx, fmt.Sprintf(`select f.term_id, t.term from (
 			select term_id, min(rank) best from (%[2]s) x(term_id, rank) group by term_id order by best, term_id limit %[3]d) f
-		join term t on t.dataset_id = %[1]d and t.id = f.term_id order by f.best, f.term_id`, ds, strings.Join(parts, " union all "), limit))
+		join term t on t.dataset_id = %[1]d and t.id = f.term_id order by f.best, f.term_id`, ds, strings.Join(parts, " union all "), limit)))
 }

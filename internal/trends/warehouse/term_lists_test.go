@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -70,8 +71,10 @@ func sameAnswers(t *testing.T, w *Warehouse, d *Dataset, stage string) {
 			put(fmt.Sprintf("product %d, 3 terms", i), p, err)
 		}
 		for i := range 6 {
-			p, err := w.BrandTerms(ctx, d, fmt.Sprintf("Brand %d", i), 50)
-			put(fmt.Sprintf("brand %d", i), p, err)
+			for _, limit := range []int{50, 3, 1} {
+				p, err := w.BrandTerms(ctx, d, fmt.Sprintf("Brand %d", i), limit)
+				put(fmt.Sprintf("brand %d, %d terms", i, limit), p, err)
+			}
 		}
 		return out
 	}
@@ -95,6 +98,45 @@ func sameAnswers(t *testing.T, w *Warehouse, d *Dataset, stage string) {
 // The lists answer exactly as fact does after a rebuild, new periods (read from fact, then
 // appended to the copy), a replaced period and a deleted one.
 func TestListsAnswerAsFactDoes(t *testing.T) {
+	churn(t, func(*Warehouse, *Dataset, string) {})
+}
+
+// The tops (term_tops.go) answer exactly as fact does for products and brands in more terms
+// than the lists serve, at the same steps, and prove some pages on their own.
+func TestTopsAnswerAsFactDoes(t *testing.T) {
+	defer func(n, k int) { maxListedTerms, topsKept = n, k }(maxListedTerms, topsKept)
+	maxListedTerms, topsKept = 4, 5 // every product and brand is in more terms; periods keep 5
+	proved := 0
+	churn(t, func(w *Warehouse, d *Dataset, stage string) {
+		if !w.tops.holds(d.ID) {
+			t.Fatalf("%s: no tops", stage)
+		}
+		tx, err := beginTx(context.Background(), w.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		for id := 1; id <= 6; id++ { // the brands' ids
+			match := fmt.Sprintf("(brand1 = %[1]d or brand2 = %[1]d or brand3 = %[1]d)", id)
+			for _, limit := range []int{1, 3} {
+				_, ok, err := presentTermsTop(context.Background(), tx, d.ID, "brand", id, match, limit)
+				if err != nil {
+					t.Fatalf("%s: %v", stage, err)
+				}
+				if ok {
+					proved++
+				}
+			}
+		}
+	})
+	if proved == 0 {
+		t.Error("no page was proved from the tops: the comparison only tested the fallback")
+	}
+}
+
+// churn loads a dataset and calls sameAnswers, then check, after a rebuild, with new periods in
+// fact, appended, after a replacement, after deletions and after the next rebuild.
+func churn(t *testing.T, check func(w *Warehouse, d *Dataset, stage string)) {
 	ctx := context.Background()
 	defer func(n int64) { listSlice = n }(listSlice)
 	listSlice = 7 // several slices of the 40 terms
@@ -109,17 +151,21 @@ func TestListsAnswerAsFactDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameAnswers(t, w, d, "after a rebuild")
+	check(w, d, "after a rebuild")
 
 	load(t, w, "ws", mixedWeek(20, rng), mixedWeek(21, rng))
 	sameAnswers(t, w, d, "with two new periods in fact") // the background job may not have run yet
+	check(w, d, "with two new periods in fact")
 	w.bg.Wait()
 	if _, appended, err := copyCoverage(ctx, w.db, d.ID); err != nil || appended == 0 {
 		t.Fatalf("no period appended to the copy (%d, %v)", appended, err)
 	}
 	sameAnswers(t, w, d, "with two periods appended to the copy")
+	check(w, d, "with two periods appended to the copy")
 
 	load(t, w, "ws", mixedWeek(15, rng)) // a listed period, within the product pages' window
 	sameAnswers(t, w, d, "after replacing a listed period")
+	check(w, d, "after replacing a listed period")
 	if err := w.DeletePeriod(ctx, d.ID, d.Kind, week0.AddDate(0, 0, 7*17)); err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +173,58 @@ func TestListsAnswerAsFactDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameAnswers(t, w, d, "after deleting a listed and an appended period")
+	check(w, d, "after deleting a listed and an appended period")
 	w.bg.Wait()
 	if err := w.Compact(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	sameAnswers(t, w, d, "after the next rebuild")
+	check(w, d, "after the next rebuild")
+}
+
+// A copy built before the tops (lists, no term_tops) gets them from ResumeCopies' background
+// job, answering from fact meanwhile; deleting the workspace drops them with the copy.
+func TestMissingTopsAreBuilt(t *testing.T) {
+	ctx := context.Background()
+	defer func(n int) { maxListedTerms = n }(maxListedTerms)
+	maxListedTerms = 4
+	path := filepath.Join(t.TempDir(), "trends.duckdb")
+	w := openAt(t, path)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 10 {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.WaitBackground()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := execAll(ctx, w.db, `drop table `+topsTable(d.ID), `drop table `+topsPeriodsTable(d.ID), `drop table `+topsItemsTable(d.ID)); err != nil {
+		t.Fatal(err)
+	}
+	closeChecked(t, w)
+
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if w.tops.holds(d.ID) || !w.products.holds(d.ID) {
+		t.Fatalf("on open: tops %v, lists %v; want no tops and the lists", w.tops.holds(d.ID), w.products.holds(d.ID))
+	}
+	sameAnswers(t, w, d, "without tops")
+	if err := w.ResumeCopies(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitBackground()
+	if !w.tops.holds(d.ID) {
+		t.Fatal("ResumeCopies built no tops")
+	}
+	sameAnswers(t, w, d, "with the tops built in the background")
+
+	if err := w.DeleteWorkspace(ctx, "ws"); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := w.db.QueryRowContext(ctx, `select count(*) from duckdb_tables() where database_name = ? and table_name like '%\_'||?::varchar escape '\'`,
+		copyDB, d.ID).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d tables of the deleted dataset left in the copy file (%v)", left, err)
+	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Each term's products, beside the term-ordered copy. A history names the 3-5 products a term
@@ -69,14 +71,25 @@ func (p *productTables) holds(ds int) bool {
 	return p.has[ds]
 }
 
-// loadProductTables lists the products tables the copy file has.
+// loadProductTables lists the datasets whose copy has its products table and the lists
+// (term_lists.go): a copy from before the lists gets them from the same background build as
+// one without products.
 func loadProductTables(ctx context.Context, db *sql.DB) (*productTables, error) {
-	// A dataset holds them when its copy has all three tables (term_lists.go): a copy from
-	// before the lists gets them from the same background build as one without products.
+	return loadTableSet(ctx, db, `^(products_by_term|term_ranks|term_items)_\d+$`, 3)
+}
+
+// loadTopTables lists the datasets whose copy has its term_tops tables (term_tops.go).
+func loadTopTables(ctx context.Context, db *sql.DB) (*productTables, error) {
+	return loadTableSet(ctx, db, `^term_tops(_periods|_items)?_\d+$`, 3)
+}
+
+// loadTableSet lists the datasets for which the copy file has n tables whose names match
+// pattern (each ending in _<dataset id>).
+func loadTableSet(ctx context.Context, db *sql.DB, pattern string, n int) (*productTables, error) {
 	ids, err := queryColumn[int](ctx, db, `select ds from (
 			select cast(regexp_extract(table_name, '_(\d+)$', 1) as integer) ds, count(*) n from duckdb_tables()
-			where database_name = ? and regexp_matches(table_name, '^(products_by_term|term_ranks|term_items)_\d+$') group by ds)
-		where n = 3`, copyDB)
+			where database_name = ? and regexp_matches(table_name, ?) group by ds)
+		where n = ?`, copyDB, pattern, n)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +125,8 @@ func (w *Warehouse) ensureProducts(ctx context.Context, ds int) error {
 	return w.commitWithProducts(ctx, tx, ds)
 }
 
-// commitWithProducts builds a dataset's products table from its copy inside tx, commits, and
-// remembers the table.
+// commitWithProducts builds a dataset's products table, lists and tops from its copy inside
+// tx, commits, and remembers them.
 func (w *Warehouse) commitWithProducts(ctx context.Context, tx *sql.Tx, ds int) error {
 	if err := buildProducts(ctx, tx, ds); err != nil {
 		return fmt.Errorf("products by term: %w", err)
@@ -121,10 +134,41 @@ func (w *Warehouse) commitWithProducts(ctx context.Context, tx *sql.Tx, ds int) 
 	if err := buildTermLists(ctx, tx, ds); err != nil {
 		return fmt.Errorf("term lists: %w", err)
 	}
+	if err := buildTermTops(ctx, tx, ds); err != nil {
+		return fmt.Errorf("term tops: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
 	w.products.set(ds)
+	w.tops.set(ds)
+	return nil
+}
+
+// ensureTops builds the tops (term_tops.go) of a dataset whose copy has its lists but no tops
+// (a copy built before they existed).
+func (w *Warehouse) ensureTops(ctx context.Context, ds int) error {
+	if w.tops.holds(ds) || !w.products.holds(ds) {
+		return nil
+	}
+	defer w.lockWriter(ctx)()
+	if err := ctx.Err(); err != nil || w.tops.holds(ds) {
+		return err
+	}
+	tx, err := beginTx(ctx, w.db)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	start := time.Now()
+	if err := buildTermTops(ctx, tx, ds); err != nil {
+		return fmt.Errorf("term tops: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	w.tops.set(ds)
+	slog.Debug("trends: term tops built", "dataset", ds, "took", time.Since(start))
 	return nil
 }
 

@@ -54,6 +54,8 @@ type Warehouse struct {
 	writeGen atomic.Uint64
 	// histBuildMu serialises history file builds.
 	histBuildMu sync.Mutex
+	// tops: which datasets' copies have their term_tops tables (term_tops.go).
+	tops *productTables
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
@@ -123,6 +125,10 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 		return nil, err
 	}
 	if w.products, err = loadProductTables(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if w.tops, err = loadTopTables(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
