@@ -21,10 +21,12 @@ var maxPending = 500 // tests make it small
 // rows at 156 periods, which DuckDB sorts within its memory limit.
 var historySlice = 10_000 // tests make it small
 
-// refreshHistoryFile writes dataset ds's history file anew when the term-ordered copy holds
-// every period from its current import and the file does not hold exactly those (the
-// background job calls it after the copy). It reads the copy in one transaction, so the file
-// is one snapshot, and stops when ctx is cancelled (an import waiting), leaving the old file.
+// refreshHistoryFile writes dataset ds's history file anew when it does not hold exactly the
+// dataset's periods from their current imports and the dataset has a term-ordered copy (the
+// background job calls it after the copy). It reads the copy, and fact for the periods the copy
+// does not hold (a replaced period waits for the copy's rebuild), in one transaction, so the
+// file is one snapshot, and stops when ctx is cancelled (an import waiting), leaving the old
+// file.
 func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 	// Cancellation stops it between slices, not during a statement: a DuckDB statement
 	// cancelled as it starts can leave its connection in a state that keeps the database open
@@ -40,17 +42,13 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		return err
 	}
 	defer tx.Rollback()
-	var loaded int
-	if err := tx.QueryRowContext(ctx, `select count(*) from period where dataset_id = ?`, ds).Scan(&loaded); err != nil {
-		return err
-	}
-	held, err := heldPeriods(ctx, tx, ds)
-	if err != nil || len(held) == 0 || len(held) != loaded {
+	loaded, inCopy, err := datasetPeriods(ctx, tx, ds)
+	if err != nil || len(inCopy) == 0 {
 		return err
 	}
 	path := historyFilePath(w.asinIndex, ds)
 	if f, err := histfile.Open(path); err == nil {
-		current := f.Dataset() == int64(ds) && holdsExactly(f, held)
+		current := f.Dataset() == int64(ds) && holdsExactly(f, loaded)
 		f.Close()
 		if current {
 			w.hist.open(path, ds) // before the first lookup, which would otherwise pay for it
@@ -58,7 +56,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		}
 	}
 	start := time.Now()
-	if err := w.writeHistoryFile(ctx, stop, tx, ds, path, held); err != nil {
+	if err := w.writeHistoryFile(ctx, stop, tx, ds, path, loaded, inCopy); err != nil {
 		return err
 	}
 	w.hist.drop(path, ds, false)
@@ -108,45 +106,59 @@ func (w *Warehouse) refreshHistoryFileLater(ds int) {
 	})
 }
 
-// heldPeriods are the periods the copy holds from their current import, with that import's time.
-func heldPeriods(ctx context.Context, tx *sql.Tx, ds int) (map[int]time.Time, error) {
-	rows, err := tx.QueryContext(ctx, `select p.period_idx, p.imported_at from period p join `+copyDB+`.compacted c on `+copyHolds+`
-		where p.dataset_id = ?`, ds)
+// datasetPeriods are the dataset's periods with their import's time, and those the copy holds
+// from that import.
+func datasetPeriods(ctx context.Context, tx *sql.Tx, ds int) (map[int]time.Time, map[int]bool, error) {
+	rows, err := tx.QueryContext(ctx, `select p.period_idx, p.imported_at, exists (select 1 from `+copyDB+`.compacted c where `+copyHolds+`)
+		from period p where p.dataset_id = ?`, ds)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
-	held := map[int]time.Time{}
+	loaded, inCopy := map[int]time.Time{}, map[int]bool{}
 	for rows.Next() {
 		var idx int
 		var at time.Time
-		if err := rows.Scan(&idx, &at); err != nil {
-			return nil, err
+		var held bool
+		if err := rows.Scan(&idx, &at, &held); err != nil {
+			return nil, nil, err
 		}
-		held[idx] = at
+		loaded[idx] = at
+		if held {
+			inCopy[idx] = true
+		}
 	}
-	return held, rows.Err()
+	return loaded, inCopy, rows.Err()
 }
 
-// writeHistoryFile writes the file from the copy's rows of the held periods, a slice of term
-// ids at a time.
-func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds int, path string, held map[int]time.Time) error {
+// writeHistoryFile writes the file from the rows of the loaded periods, from the copy for those
+// it holds (inCopy) and from fact for the others, a slice of term ids at a time.
+func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds int, path string, loaded map[int]time.Time, inCopy map[int]bool) error {
 	var periods []histfile.Period
-	var idxs []string
-	for idx, at := range held {
+	var held, fresh []string
+	for idx, at := range loaded {
 		periods = append(periods, histfile.Period{Idx: int32(idx), ImportedAt: at.UnixMicro()})
-		idxs = append(idxs, strconv.Itoa(idx))
+		if inCopy[idx] {
+			held = append(held, strconv.Itoa(idx))
+		} else {
+			fresh = append(fresh, strconv.Itoa(idx))
+		}
+	}
+	b := &historyBuild{tx: tx, ds: ds, w: w, names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}}
+	// Every value listed inline is an integer from our own tables.
+	b.sources = append(b.sources, fmt.Sprintf(`select %s from %s where period_idx in (%s)`, factColumns, byTermTable(ds), strings.Join(held, ",")))
+	if len(fresh) > 0 {
+		b.sources = append(b.sources, fmt.Sprintf(`select %s from fact where dataset_id = %d and period_idx in (%s)`, factColumns, ds, strings.Join(fresh, ",")))
 	}
 	var lo, hi sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `select min(term_id), max(term_id) from `+byTermTable(ds)).Scan(&lo, &hi); err != nil {
+	if err := tx.QueryRowContext(ctx, `select min(term_id), max(term_id) from (`+strings.Join(b.sources, " union all ")+`)`).Scan(&lo, &hi); err != nil {
 		return err
 	}
 	fw, err := histfile.Create(path, int64(ds), blockColumns, periods)
 	if err != nil {
 		return err
 	}
-	b := &historyBuild{tx: tx, ds: ds, w: w, out: fw, periods: strings.Join(idxs, ","),
-		names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}}
+	b.out = fw
 	for from := lo.Int64; lo.Valid && from <= hi.Int64; from += int64(historySlice) {
 		err := stop.Err()
 		if err == nil {
@@ -166,7 +178,8 @@ type historyBuild struct {
 	ds      int
 	w       *Warehouse
 	out     *histfile.Writer
-	periods string // the held period indexes, listed for SQL
+	// sources are the statements reading the rows (the copy's, fact's), filtered by term id.
+	sources []string
 	// names: the brand and category names read so far (few), and the product names of the
 	// slice being written.
 	names map[string]map[int64][2]string
@@ -182,8 +195,11 @@ func (b *historyBuild) slice(ctx context.Context, from, to int64) error {
 	if err := b.productNames(ctx, from, to); err != nil {
 		return err
 	}
-	rows, err := b.tx.QueryContext(ctx, fmt.Sprintf(`select %s from %s where term_id >= %d and term_id < %d and period_idx in (%s)
-		order by term_id, period_idx`, factColumns, byTermTable(b.ds), from, to, b.periods))
+	parts := make([]string, len(b.sources))
+	for i, s := range b.sources {
+		parts[i] = fmt.Sprintf(`%s and term_id >= %d and term_id < %d`, s, from, to)
+	}
+	rows, err := b.tx.QueryContext(ctx, strings.Join(parts, " union all ")+` order by term_id, period_idx`)
 	if err != nil {
 		return err
 	}

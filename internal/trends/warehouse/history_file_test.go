@@ -178,9 +178,15 @@ func TestHistoryFileAnswersAsDuckDB(t *testing.T) {
 		compareHistories(t, w, d, terms, file)
 	})
 	t.Run("a replaced period", func(t *testing.T) {
+		stale, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
 		load(t, w, "ws", randomWeek(2, terms, rng))
-		w.WaitBackground()
-		compareHistories(t, w, d, terms, duck) // the copy holds the old rows until its rebuild
+		w.WaitBackground() // the file is rewritten with the period read from fact
+		compareHistories(t, w, d, terms, file)
+		replaceFile(t, w, d.ID, stale) // the file as it was before the import
+		compareHistories(t, w, d, terms, duck)
 		if err := w.Compact(ctx, d.ID); err != nil {
 			t.Fatal(err)
 		}
