@@ -174,10 +174,10 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 
 // historyBuild is one build of a history file.
 type historyBuild struct {
-	tx      *sql.Tx
-	ds      int
-	w       *Warehouse
-	out     *histfile.Writer
+	tx  *sql.Tx
+	ds  int
+	w   *Warehouse
+	out *histfile.Writer
 	// sources are the statements reading the rows (the copy's, fact's), filtered by term id.
 	sources []string
 	// names: the brand and category names read so far (few), and the product names of the
