@@ -186,6 +186,9 @@ func parse(f *os.File) (*File, error) {
 // Dataset is the dataset the file was written for.
 func (x *File) Dataset() int64 { return x.dataset }
 
+// Columns is how many values each row holds.
+func (x *File) Columns() int { return x.columns }
+
 // Periods are the periods the file holds, with the imports their rows came from.
 func (x *File) Periods() []Period { return x.periods }
 

@@ -69,9 +69,9 @@ func (h *historyFiles) open(path string, ds int) (damaged bool) {
 		return false
 	}
 	f, err := histfile.Open(path)
-	if err == nil && f.Dataset() != int64(ds) {
+	if err == nil && (f.Dataset() != int64(ds) || f.Columns() != blockColumns) {
 		f.Close()
-		err = errors.New("written for another dataset")
+		err = errors.New("written for another dataset or in another layout")
 	}
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
@@ -173,6 +173,9 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 	names := map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}
 	for _, term := range terms {
 		b, err := f.Lookup(term)
+		if err == nil && b != nil && !wellFormed(b) {
+			err = errors.New("a row without its period or rank")
+		}
 		if err != nil {
 			w.hist.mu.RUnlock()
 			slog.Warn("trends: history file damaged; it will be rewritten", "dataset", d.ID, "err", err)
@@ -201,6 +204,16 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 	}
 	out, err := histories(d, terms, at, periods, recs.deepest, pointsOf(all, names, termNames))
 	return out, true, err
+}
+
+// wellFormed says whether every row of the block has its period index and rank.
+func wellFormed(b *histfile.Block) bool {
+	for _, r := range b.Rows {
+		if r.Values[0] == nil || r.Values[1] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // blockColumns are the values of a factRow a block stores, after the term id.
