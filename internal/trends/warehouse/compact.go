@@ -213,6 +213,7 @@ func (w *Warehouse) ResumeCopies(ctx context.Context) error {
 	for _, ds := range due {
 		w.afterImport(ds)
 	}
+	w.refreshHistoryFilesLater()
 	return nil
 }
 

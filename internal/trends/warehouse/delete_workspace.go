@@ -33,6 +33,7 @@ func (w *Warehouse) DeleteWorkspace(ctx context.Context, workspace string) error
 		}
 	}
 	w.forgetDatasets(sets)
+	w.removeHistoryFiles(sets)
 	return nil
 }
 

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/sellertrends/sellertrends/internal/trends/report"
 	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/report"
 )
 
 // churnWeek ranks 60 terms in week n: each term is absent in some weeks (so sparks have holes

@@ -200,6 +200,9 @@ func (w *Warehouse) backgroundRun(ds int) (again bool) {
 	if err == nil {
 		w.at(StepCopy)
 		w.compactIfDue(ctx, ds)
+		if err := w.refreshHistoryFile(ctx, ds); err != nil && ctx.Err() == nil {
+			slog.Error("trends: writing the history file failed", "dataset", ds, "err", err)
+		}
 	} else if ctx.Err() == nil {
 		slog.Error("trends: refreshing seasonality failed", "dataset", ds, "err", err)
 	}

@@ -60,6 +60,15 @@ func (w *Warehouse) TermHistories(ctx context.Context, d *Dataset, terms []strin
 // committing meanwhile cannot mix two snapshots (names, which never change once given, are
 // read outside it).
 func (w *Warehouse) TermHistoriesAt(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, error) {
+	if out, ok, err := w.historiesFromFile(ctx, d, terms, at); ok {
+		return out, err
+	}
+	return w.termHistoriesDB(ctx, d, terms, at)
+}
+
+// termHistoriesDB is TermHistoriesAt read from DuckDB: the reference the history file is
+// checked against, and the answer whenever the file cannot give it.
+func (w *Warehouse) termHistoriesDB(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, error) {
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
 		return nil, err
@@ -73,6 +82,12 @@ func (w *Warehouse) TermHistoriesAt(ctx context.Context, d *Dataset, terms []str
 	if err != nil {
 		return nil, err
 	}
+	return histories(d, terms, at, periods, deepest, points)
+}
+
+// histories lays the terms' points (by term, then period index) over the loaded periods
+// (their indexes are the keys of periods) up to at, with the measures at it.
+func histories(d *Dataset, terms []string, at time.Time, periods map[int]bool, deepest map[int]int, points map[string]map[int]HistoryPoint) ([]TermHistory, error) {
 	first, last := -1, -2
 	for idx := range periods {
 		if first < 0 || idx < first {
@@ -270,10 +285,17 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 	for id, v := range products {
 		names["asin"][id] = v
 	}
+	return pointsOf(all, names, termNames), nil
+}
+
+// pointsOf turns the terms' rows into points by term and period index, naming products,
+// brands and categories from names (by dictionary, then id) and terms from termNames.
+func pointsOf(all []factRow, names map[string]map[int64][2]string, termNames map[int64]string) map[string]map[int]HistoryPoint {
 	out := make(map[string]map[int]HistoryPoint, len(termNames))
 	for _, r := range all {
 		rank := r.rank
-		p := HistoryPoint{Rank: &rank, ClickConc: concentration(r, r.click), ConvConc: concentration(r, r.conv)}
+		p := HistoryPoint{Rank: &rank, ClickConc: concentration(r, r.click), ConvConc: concentration(r, r.conv),
+			Products: sized[ProductShare](r.asin), Brands: sized[string](r.brand), Categories: sized[string](r.cat)}
 		for k := range 3 {
 			if r.asin[k].Valid {
 				n := names["asin"][r.asin[k].Int64]
@@ -293,7 +315,22 @@ func (w *Warehouse) termPoints(ctx context.Context, tx *sql.Tx, ds int, termName
 		}
 		out[term][r.idx] = p
 	}
-	return out, nil
+	return out
+}
+
+// sized is an empty slice with room for one element per non-null id, nil when there is none
+// (a point without products has always had nil slices).
+func sized[T any](ids [3]sql.NullInt64) []T {
+	n := 0
+	for _, v := range ids {
+		if v.Valid {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }
 
 // lookupMissingTermIDs adds to names (term ids to terms, found in term_stats) the ids of the

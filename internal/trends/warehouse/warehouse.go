@@ -14,7 +14,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
 	"time"
+
+	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 
 	"github.com/duckdb/duckdb-go/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -45,6 +48,12 @@ type Warehouse struct {
 	names *lru.Cache[nameKey, [2]string]
 	// products: which datasets' copies have their products table (term_products.go).
 	products *productTables
+	// hist: the history files and cached period records (history_file.go); writeGen counts
+	// writer lock takings and releases (odd while a writer holds it).
+	hist     historyFiles
+	writeGen atomic.Uint64
+	// histBuildMu serialises history file builds.
+	histBuildMu sync.Mutex
 	// tops: which datasets' copies have their term_tops tables (term_tops.go).
 	tops *productTables
 
@@ -106,6 +115,7 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
 	w := &Warehouse{db: db, dir: filepath.Dir(path), asinIndex: asinIndexPath(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
 	w.bgCtx, w.bgStop = context.WithCancel(context.Background())
+	w.hist = historyFiles{files: map[int]*histfile.File{}, absent: map[int]bool{}, periods: map[int]periodRecords{}}
 	if err := w.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -156,6 +166,7 @@ func (w *Warehouse) LockWriter(ctx context.Context) (unlock func()) { return w.l
 // function undoes both.
 func (w *Warehouse) lockWriter(ctx context.Context) func() {
 	w.writeMu.Lock()
+	w.writeGen.Add(1)
 	raised := w.writeMemory != "" && w.writeMemory != w.memory
 	if raised {
 		if _, err := w.db.ExecContext(ctx, "SET memory_limit = '"+sanitizeSetting(w.writeMemory)+"'"); err != nil {
@@ -166,6 +177,7 @@ func (w *Warehouse) lockWriter(ctx context.Context) func() {
 		if raised && w.memory != "" {
 			w.db.ExecContext(context.Background(), "SET memory_limit = '"+sanitizeSetting(w.memory)+"'")
 		}
+		w.writeGen.Add(1)
 		w.writeMu.Unlock()
 	}
 }
@@ -191,6 +203,7 @@ func (w *Warehouse) dropStaleStaging(ctx context.Context) error {
 			return err
 		}
 	}
+	removeStaleHistoryTemps(w.asinIndex)
 	return dropMatchingTables(ctx, w.db, `not temporary and table_name like 'stage\_%' escape '\'`)
 }
 
@@ -256,6 +269,7 @@ func (w *Warehouse) Close() error {
 	w.bgMu.Unlock()
 	w.bg.Wait()
 	w.flushConnections()
+	w.hist.closeAll()
 	return w.db.Close()
 }
 
