@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go run ./bench/trends -terms "${TERMS:-3000000}" -weeks "${WEEKS:-156}" -dir "${BENCH_DATA_DIR:-$PWD/data-bench}" \
-  -memory "${MEMORY:-640MB}" -import-memory "${IMPORT_MEMORY:-1GB}" -postgres "${POSTGRES_URL-postgres://root@127.0.0.1:5432/test}"
+  -memory "${MEMORY:-512MB}" -import-memory "${IMPORT_MEMORY:-1GB}" -postgres "${POSTGRES_URL-postgres://root@127.0.0.1:5432/test}"

@@ -124,7 +124,7 @@ func Load(lookup func(string) (string, bool)) (*Config, error) {
 	c.Marketplace = p.str("MARKETPLACE", "Amazon")
 	c.LogLevel = p.level("LOG_LEVEL", slog.LevelError)
 	c.MaxUploadBytes = p.int64Min("MAX_UPLOAD_BYTES", 4<<30, 1)
-	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "640MB")
+	c.DuckDBMemory = p.str("DUCKDB_MEMORY_LIMIT", "512MB")
 	c.DuckDBWriteMemory = p.str("DUCKDB_IMPORT_MEMORY_LIMIT", "1GB")
 	c.ImportQueuePerUser = p.intRange("IMPORT_QUEUE_PER_USER", 20, 1, 10_000)
 	c.DebugImportPauseAt = p.str("DEBUG_IMPORT_PAUSE_AT", "")
