@@ -14,13 +14,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
 	"time"
-
-	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 
 	"github.com/duckdb/duckdb-go/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 )
 
 // ErrNotFound is returned for an unknown dataset, term, product or brand.
