@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sellertrends/sellertrends/internal/trends/demandfile"
 	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 )
 
@@ -49,7 +50,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 	}
 	path := historyFilePath(w.asinIndex, ds)
 	if f, err := histfile.Open(path); err == nil {
-		current := f.Dataset() == int64(ds) && holdsExactly(f, loaded)
+		current := f.Dataset() == int64(ds) && holdsExactly(f.Periods(), loaded) && demandFileHolds(path, ds, loaded)
 		f.Close()
 		if current {
 			w.hist.open(path, ds) // before the first lookup, which would otherwise pay for it
@@ -148,7 +149,11 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 			fresh = append(fresh, strconv.Itoa(idx))
 		}
 	}
-	b := &historyBuild{tx: tx, ds: ds, w: w, names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}}
+	b := &historyBuild{tx: tx, ds: ds, w: w, names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}},
+		columns: map[int]int{}}
+	for i, p := range periods {
+		b.columns[int(p.Idx)] = i
+	}
 	// Every value listed inline is an integer from our own tables.
 	b.sources = append(b.sources, fmt.Sprintf(`select %s from %s where period_idx in (%s)`, factColumns, byTermTable(ds), strings.Join(held, ",")))
 	if len(fresh) > 0 {
@@ -162,7 +167,12 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 	if err != nil {
 		return err
 	}
-	b.out = fw
+	dw, err := demandfile.Create(demandFilePath(path), int64(ds), demandPeriods(periods))
+	if err != nil {
+		fw.Abort()
+		return err
+	}
+	b.out, b.demand = fw, dw
 	for from := lo.Int64; lo.Valid && from <= hi.Int64; from += int64(historySlice) {
 		err := stop.Err()
 		if err == nil {
@@ -170,8 +180,14 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 		}
 		if err != nil {
 			fw.Abort()
+			dw.Abort()
 			return err
 		}
+	}
+	// The demand file first: a history file in place is what says both are current.
+	if err := dw.Finish(); err != nil {
+		fw.Abort()
+		return err
 	}
 	return fw.Finish()
 }
@@ -182,6 +198,10 @@ type historyBuild struct {
 	ds  int
 	w   *Warehouse
 	out *histfile.Writer
+	// demand gets each term's weight per period (root_word_file.go), in columns' order.
+	demand  *demandfile.Writer
+	columns map[int]int
+	lterms  map[int64]string // the slice's terms lowercased as DuckDB does
 	// sources are the statements reading the rows (the copy's, fact's), filtered by term id.
 	sources []string
 	// names: the brand and category names read so far (few), and the product names of the
@@ -193,6 +213,10 @@ type historyBuild struct {
 func (b *historyBuild) slice(ctx context.Context, from, to int64) error {
 	terms := map[int64]string{}
 	if err := scanTermIDs(ctx, b.tx, terms, `select id, term from term where dataset_id = ? and id >= ? and id < ?`, b.ds, from, to); err != nil {
+		return err
+	}
+	b.lterms = map[int64]string{}
+	if err := scanTermIDs(ctx, b.tx, b.lterms, `select id, lower(term) from term where dataset_id = ? and id >= ? and id < ?`, b.ds, from, to); err != nil {
 		return err
 	}
 	b.names["asin"] = map[int64][2]string{}
@@ -342,5 +366,12 @@ func (b *historyBuild) write(term string, rows []factRow) error {
 			}
 		}
 	}
-	return b.out.Add(blk)
+	if err := b.out.Add(blk); err != nil {
+		return err
+	}
+	weights := make([]float32, len(b.columns))
+	for i := range rows {
+		weights[b.columns[rows[i].idx]] = demandWeight(rows[i].rank)
+	}
+	return b.demand.Add(b.lterms[rows[0].termID], weights)
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sellertrends/sellertrends/internal/trends/demandfile"
 	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 )
 
@@ -35,7 +36,8 @@ func historyFilePath(asinIdx string, ds int) string {
 type historyFiles struct {
 	mu      sync.RWMutex
 	files   map[int]*histfile.File
-	absent  map[int]bool // no usable file: not opened again until one is written
+	demand  map[int]*demandfile.File // opened, dropped and removed with the history file
+	absent  map[int]bool             // no usable file: not opened again until one is written
 	periods map[int]periodRecords
 }
 
@@ -83,6 +85,20 @@ func (h *historyFiles) open(path string, ds int) (damaged bool) {
 		return damaged
 	}
 	h.files[ds] = f
+	d, err := demandfile.Open(demandFilePath(path))
+	if err == nil && d.Dataset() != int64(ds) {
+		d.Close()
+		err = errors.New("written for another dataset")
+	}
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			slog.Warn("trends: demand file not used; it will be rewritten", "dataset", ds, "err", err)
+			os.Remove(demandFilePath(path))
+			return true
+		}
+		return false
+	}
+	h.demand[ds] = d
 	return false
 }
 
@@ -92,11 +108,14 @@ func (h *historyFiles) drop(path string, ds int, remove bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.files[ds].Close()
+	h.demand[ds].Close()
 	delete(h.files, ds)
+	delete(h.demand, ds)
 	delete(h.absent, ds)
 	delete(h.periods, ds)
 	if remove {
 		os.Remove(path)
+		os.Remove(demandFilePath(path))
 	}
 }
 
@@ -136,9 +155,9 @@ func (w *Warehouse) periodRecords(ctx context.Context, ds int) (periodRecords, e
 	return p, nil
 }
 
-// holdsExactly says whether the file holds exactly the periods, each from its current import.
-func holdsExactly(f *histfile.File, imported map[int]time.Time) bool {
-	held := f.Periods()
+// holdsExactly says whether a file holding held holds exactly the periods, each from its
+// current import.
+func holdsExactly(held []histfile.Period, imported map[int]time.Time) bool {
 	if len(held) != len(imported) {
 		return false
 	}
@@ -164,7 +183,7 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 	if damaged {
 		w.refreshHistoryFileLater(d.ID)
 	}
-	if f == nil || len(recs.imported) == 0 || !holdsExactly(f, recs.imported) {
+	if f == nil || len(recs.imported) == 0 || !holdsExactly(f.Periods(), recs.imported) {
 		w.hist.mu.RUnlock()
 		return nil, false, nil
 	}
@@ -260,8 +279,10 @@ func (w *Warehouse) removeHistoryFiles(sets []Dataset) {
 // removeStaleHistoryTemps removes the temporary files of history files being written when a
 // process was killed (only this process has the store open).
 func removeStaleHistoryTemps(asinIdx string) {
-	matches, _ := filepath.Glob(strings.TrimSuffix(asinIdx, "-asins.idx") + "-history-*.hist.*.tmp")
-	for _, m := range matches {
+	base := strings.TrimSuffix(asinIdx, "-asins.idx")
+	hist, _ := filepath.Glob(base + "-history-*.hist.*.tmp")
+	demand, _ := filepath.Glob(base + "-history-*.demand.*.tmp")
+	for _, m := range append(hist, demand...) {
 		os.Remove(m)
 	}
 }
@@ -273,5 +294,9 @@ func (h *historyFiles) closeAll() {
 	for ds, f := range h.files {
 		f.Close()
 		delete(h.files, ds)
+	}
+	for ds, f := range h.demand {
+		f.Close()
+		delete(h.demand, ds)
 	}
 }

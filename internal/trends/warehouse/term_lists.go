@@ -124,11 +124,20 @@ func splitListed(covers map[int]periodCover, keep func(int) bool) (listed, other
 	return strings.Join(l, ","), strings.Join(o, ",")
 }
 
-// rootWordPoints answers a root-word group's points: from term_ranks for the listed periods
-// and from fact for the others, when the dataset has its lists; otherwise rootWordPointsSQL.
+// rootWordPoints answers a root-word group's points: from the demand file when it can
+// (root_word_file.go); else from term_ranks for the listed periods and from fact for the
+// others, when the dataset has its lists; otherwise rootWordPointsSQL.
 func (w *Warehouse) rootWordPoints(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, error) {
+	if points, ok, err := w.rootWordFromFile(ctx, d, phrase); ok || err != nil {
+		return points, err
+	}
+	return w.rootWordPointsDB(ctx, d, phrase)
+}
+
+// rootWordPointsDB answers a root-word group's points from DuckDB alone.
+func (w *Warehouse) rootWordPointsDB(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, error) {
 	if !w.products.holds(d.ID) {
-		return rootWordPointsSQL(ctx, w.db, d, phrase)
+		return rootWordPointsSQL(ctx, w.db, d, phrase, "")
 	}
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
@@ -165,12 +174,17 @@ func (w *Warehouse) rootWordPoints(ctx context.Context, d *Dataset, phrase strin
 }
 
 // rootWordPointsSQL is the group over fact alone, for datasets without a copy (and the
-// reference the fast path is tested against). The matching term ids first (one scan of the
-// dictionary), then the facts of those ids: joining every fact row to its term string scanned
-// 468M rows with a string filter.
-func rootWordPointsSQL(ctx context.Context, q querier, d *Dataset, phrase string) ([]RootWordPoint, error) {
+// reference the fast paths are tested against), in the periods listed (inline integers of
+// our own; "": all). The matching term ids first (one scan of the dictionary), then the facts
+// of those ids: joining every fact row to its term string scanned 468M rows with a string
+// filter.
+func rootWordPointsSQL(ctx context.Context, q querier, d *Dataset, phrase, periods string) ([]RootWordPoint, error) {
+	only := ""
+	if periods != "" {
+		only = "and f.period_idx in (" + periods + ")"
+	}
 	rows, err := q.QueryContext(ctx, `select f.period_idx, count(*), sum(?::double * pow(f.rank, -?::double)), min(f.rank)
-		from fact f where f.dataset_id = ? and f.term_id in (
+		from fact f where f.dataset_id = ? `+only+` and f.term_id in (
 			select id from term t where t.dataset_id = ? and contains(lower(t.term), ?))
 		group by f.period_idx order by f.period_idx`,
 		EstimateTop, EstimateExponent, d.ID, d.ID, strings.ToLower(phrase))

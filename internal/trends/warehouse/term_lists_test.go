@@ -61,7 +61,7 @@ func sameAnswers(t *testing.T, w *Warehouse, d *Dataset, stage string) {
 			out[key] = string(b)
 		}
 		for _, phrase := range []string{"mat", "MUG", "zzz", "a"} {
-			p, err := w.rootWordPoints(ctx, d, phrase)
+			p, err := w.rootWordPointsDB(ctx, d, phrase) // the demand file's own test: root_word_file_test.go
 			put("root words "+phrase, p, err)
 		}
 		for i := range 12 {

@@ -19,6 +19,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/sellertrends/sellertrends/internal/trends/demandfile"
 	"github.com/sellertrends/sellertrends/internal/trends/histfile"
 )
 
@@ -114,7 +115,7 @@ func OpenFile(ctx context.Context, path, memoryLimit string) (*Warehouse, error)
 	names, _ := lru.New[nameKey, [2]string](nameCacheSize)
 	w := &Warehouse{db: db, dir: filepath.Dir(path), asinIndex: asinIndexPath(path), running: map[int]bool{}, dirty: map[int]bool{}, runs: map[int]context.CancelFunc{}, behind: map[int]time.Time{}, memory: memoryLimit, writeMemory: memoryLimit, names: names}
 	w.bgCtx, w.bgStop = context.WithCancel(context.Background())
-	w.hist = historyFiles{files: map[int]*histfile.File{}, absent: map[int]bool{}, periods: map[int]periodRecords{}}
+	w.hist = historyFiles{files: map[int]*histfile.File{}, demand: map[int]*demandfile.File{}, absent: map[int]bool{}, periods: map[int]periodRecords{}}
 	if err := w.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -1,0 +1,158 @@
+package demandfile
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sample writes a file of n random terms over cols columns and returns it with its rows.
+func sample(t *testing.T, n, cols int) (string, []string, [][]float32) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := []string{"yoga mat", "mat", "bath", "mattress", "cup", "ümlaut", "door", "", "nul\x00byte"}
+	periods := make([]Period, cols)
+	for i := range periods {
+		periods[i] = Period{Idx: int32(10 + 2*i), ImportedAt: int64(1000 + i)}
+	}
+	path := filepath.Join(t.TempDir(), "d.dem")
+	w, err := Create(path, 7, periods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terms []string
+	var rows [][]float32
+	for i := range n {
+		term := fmt.Sprintf("%s %d %s", words[rng.IntN(len(words))], i, words[rng.IntN(len(words))])
+		row := make([]float32, cols)
+		for c := range row {
+			if rng.IntN(4) > 0 {
+				row[c] = float32(rng.IntN(100000)) / 7
+			}
+		}
+		if err := w.Add(term, row); err != nil {
+			t.Fatal(err)
+		}
+		terms, rows = append(terms, term), append(rows, row)
+	}
+	if err := w.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return path, terms, rows
+}
+
+// naive is the group computed term by term.
+func naive(terms []string, rows [][]float32, phrase string, cols int) *Group {
+	g := newGroup(cols)
+	for i, term := range terms {
+		if strings.Contains(term, phrase) {
+			g.addRow(encodeRow(rows[i]))
+		}
+	}
+	return g
+}
+
+func encodeRow(row []float32) []byte {
+	w := &Writer{h: header{columns: uint32(len(row))}, row: make([]byte, 4*len(row))}
+	for i, v := range row {
+		putFloat(w.row[4*i:], v)
+	}
+	return w.row
+}
+
+func TestGroupAddsTheMatchingTerms(t *testing.T) {
+	const cols = 9
+	// Several pieces (markEvery terms each) and a short last one.
+	path, terms, rows := sample(t, 3*markEvery+123, cols)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Dataset() != 7 || f.Rows() != len(terms) || len(f.Periods()) != cols || f.Periods()[2] != (Period{14, 1002}) {
+		t.Fatalf("dataset %d, %d rows, periods %v", f.Dataset(), f.Rows(), f.Periods())
+	}
+	for _, phrase := range []string{"mat", "yoga mat", "ü", "7 ", "1", "", "nothing", "mat 0 ", "lb", "l"} { // "lb": not across a zero byte
+		got, err := f.Group(phrase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := naive(terms, rows, phrase, cols)
+		for c := range cols {
+			if got.Terms[c] != want.Terms[c] || got.Max[c] != want.Max[c] || !close(got.Sum[c], want.Sum[c]) {
+				t.Fatalf("%q column %d: %d terms, sum %v, max %v; want %d, %v, %v", phrase, c,
+					got.Terms[c], got.Sum[c], got.Max[c], want.Terms[c], want.Sum[c], want.Max[c])
+			}
+		}
+		if phrase == "mat" && want.Terms[0] < 1000 {
+			t.Fatalf("only %d terms with %q: the sample proves little", want.Terms[0], phrase)
+		}
+	}
+}
+
+// close: sums added in another order agree to a few units in the last place.
+func close(a, b float64) bool { return a == b || (a-b)/b < 1e-12 && (b-a)/b < 1e-12 }
+
+func TestPhrasesWithControlBytesAreLeftToTheStore(t *testing.T) {
+	path, _, _ := sample(t, 10, 2)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, phrase := range []string{"nul\x00", "\x01", "a\x01b"} {
+		if _, err := f.Group(phrase); !errors.Is(err, ErrPhrase) {
+			t.Errorf("%q: %v", phrase, err)
+		}
+	}
+}
+
+func TestDamagedFilesAreRefused(t *testing.T) {
+	path, _, _ := sample(t, markEvery+5, 3)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowsEnd := headerSize + (markEvery+5)*3*4
+	cases := map[string]func([]byte) []byte{
+		"header":    func(b []byte) []byte { b[13] ^= 1; return b },
+		"a term":    func(b []byte) []byte { b[rowsEnd+3] ^= 1; return b },
+		"truncated": func(b []byte) []byte { return b[:len(b)-1] },
+		"longer":    func(b []byte) []byte { return append(b, 0) },
+		"the tail":  func(b []byte) []byte { b[len(b)-3] ^= 1; return b },
+		"empty":     func([]byte) []byte { return nil },
+		"magic":     func(b []byte) []byte { b[0] = 'X'; return b },
+	}
+	for name, damage := range cases {
+		p := filepath.Join(t.TempDir(), "x.dem")
+		if err := os.WriteFile(p, damage(append([]byte(nil), good...)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := Open(p); err == nil {
+			f.Close()
+			t.Errorf("%s: opened", name)
+		}
+	}
+}
+
+func TestWriterRefusesWhatItCannotStore(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(filepath.Join(dir, "d.dem"), 1, []Period{{1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add("a", []float32{1, 2}); err == nil {
+		t.Fatal("two weights for one column were taken")
+	}
+	if err := w.Add("a", []float32{-1}); err == nil {
+		t.Fatal("a negative weight was taken")
+	}
+	w.Abort()
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Fatalf("an aborted writer left %v", left)
+	}
+}

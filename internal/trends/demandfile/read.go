@@ -1,0 +1,259 @@
+package demandfile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// File is an open file. Its methods may be called from several goroutines at once; Close
+// must come after every other call.
+type File struct {
+	f                         *os.File
+	h                         header
+	termsAt, marksAt, rowSize uint64
+	marks                     []uint64 // with the terms' length appended
+	periods                   []Period
+}
+
+// Open opens the file at path and checks its header, terms, marks and periods.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	x, err := parse(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return x, nil
+}
+
+// Limits on what a header may claim, so a damaged one cannot overflow the layout.
+const (
+	maxColumns = 1 << 16
+	maxRows    = 1 << 36
+)
+
+func parse(f *os.File) (*File, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, headerSize)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return nil, ErrDamaged
+	}
+	h, ok := getHeader(head)
+	if !ok || h.columns == 0 || h.columns > maxColumns || h.periods != h.columns || h.rows > maxRows || h.termsLen > maxRows*1024 {
+		return nil, ErrDamaged
+	}
+	termsAt, marksAt, _, size := h.layout()
+	if size != uint64(st.Size()) {
+		return nil, ErrDamaged
+	}
+	termSum := crc32.New(castagnoli)
+	if _, err := io.Copy(termSum, io.NewSectionReader(f, int64(termsAt), int64(h.termsLen))); err != nil {
+		return nil, err
+	}
+	tail := make([]byte, size-marksAt)
+	if _, err := f.ReadAt(tail, int64(marksAt)); err != nil {
+		return nil, err
+	}
+	if checksum(head, termSum.Sum32(), tail) != h.sum {
+		return nil, ErrDamaged
+	}
+	x := &File{f: f, h: h, termsAt: termsAt, marksAt: marksAt, rowSize: 4 * uint64(h.columns)}
+	n := marks(h.rows)
+	for i := range n {
+		m := binary.LittleEndian.Uint64(tail[8*i:])
+		if m > h.termsLen || (i > 0 && m <= x.marks[i-1]) {
+			return nil, ErrDamaged
+		}
+		x.marks = append(x.marks, m)
+	}
+	x.marks = append(x.marks, h.termsLen)
+	for i := range uint64(h.periods) {
+		p := tail[8*n+periodSize*i:]
+		x.periods = append(x.periods, Period{int32(binary.LittleEndian.Uint32(p)), int64(binary.LittleEndian.Uint64(p[4:]))})
+	}
+	return x, nil
+}
+
+// Dataset is the dataset the file was written for.
+func (x *File) Dataset() int64 { return x.h.dataset }
+
+// Periods are the file's columns, with the imports their weights came from.
+func (x *File) Periods() []Period { return x.periods }
+
+// Rows is how many terms the file holds.
+func (x *File) Rows() int { return int(x.h.rows) }
+
+// Close closes the file. A nil file may be closed.
+func (x *File) Close() error {
+	if x == nil {
+		return nil
+	}
+	return x.f.Close()
+}
+
+// Group is the demand of the terms containing a phrase, per column.
+type Group struct {
+	Terms []int64   // terms with a weight in the column
+	Sum   []float64 // their weights' sum
+	Max   []float32 // the largest weight
+}
+
+func newGroup(columns int) *Group {
+	return &Group{Terms: make([]int64, columns), Sum: make([]float64, columns), Max: make([]float32, columns)}
+}
+
+func (g *Group) add(o *Group) {
+	for i := range g.Terms {
+		g.Terms[i] += o.Terms[i]
+		g.Sum[i] += o.Sum[i]
+		g.Max[i] = max(g.Max[i], o.Max[i])
+	}
+}
+
+// ErrPhrase: the phrase holds a byte the file does not store as it is (a zero byte or the
+// one it escapes them with); ask the store instead.
+var ErrPhrase = errors.New("demandfile: the phrase holds a control byte the file cannot match")
+
+// Group adds up the rows of every term containing phrase (bytes, as stored: the caller
+// lowercases both the same way), on as many goroutines as the process may run.
+func (x *File) Group(phrase string) (*Group, error) {
+	total := newGroup(int(x.h.columns))
+	if strings.IndexByte(phrase, separator) >= 0 || strings.IndexByte(phrase, escape) >= 0 {
+		return nil, ErrPhrase
+	}
+	pieces := len(x.marks) - 1
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), pieces) {
+		wg.Go(func() {
+			s := &scan{x: x, phrase: []byte(phrase), g: newGroup(int(x.h.columns))}
+			var err error
+			for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
+				err = s.piece(i)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			total.add(s.g)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		})
+	}
+	wg.Wait()
+	return total, firstErr
+}
+
+// scan is one goroutine's part of a Group: its buffers and its sums.
+type scan struct {
+	x       *File
+	phrase  []byte
+	g       *Group
+	terms   []byte
+	matches []uint64
+	rows    []byte
+}
+
+// piece adds the matching terms of piece i (the rows from mark i to mark i+1).
+func (s *scan) piece(i int) error {
+	x := s.x
+	from, to := x.marks[i], x.marks[i+1]
+	first := uint64(i) * markEvery
+	want := min(x.h.rows-first, markEvery)
+	s.terms = grow(s.terms, int(to-from))
+	if _, err := x.f.ReadAt(s.terms, int64(x.termsAt+from)); err != nil {
+		return err
+	}
+	s.matches = s.matches[:0]
+	buf, at, row := s.terms, 0, first
+	for at < len(buf) {
+		k := bytes.Index(buf[at:], s.phrase)
+		if k < 0 {
+			break
+		}
+		row += uint64(bytes.Count(buf[at:at+k], []byte{separator}))
+		end := bytes.IndexByte(buf[at+k:], separator)
+		if end < 0 {
+			return ErrDamaged
+		}
+		s.matches = append(s.matches, row)
+		at, row = at+k+end+1, row+1
+	}
+	row += uint64(bytes.Count(buf[at:], []byte{separator}))
+	if row != first+want || len(buf) == 0 || buf[len(buf)-1] != separator {
+		return ErrDamaged
+	}
+	return s.addRows()
+}
+
+// gapRows: matching rows at most this far apart are read with the rows between them in one
+// read (a read costs more than copying a few kB).
+func (s *scan) gapRows() uint64 { return max(1, 4096/s.x.rowSize) }
+
+// maxRead bounds one read's rows (and the goroutine's buffer).
+const maxRead = 1 << 20
+
+// addRows reads the matching rows, nearby ones together, and adds them up.
+func (s *scan) addRows() error {
+	x, m := s.x, s.matches
+	perRead := max(1, maxRead/x.rowSize)
+	for len(m) > 0 {
+		n := 1
+		for n < len(m) && m[n]-m[n-1] <= s.gapRows() && m[n]-m[0] < perRead {
+			n++
+		}
+		span := (m[n-1] - m[0] + 1) * x.rowSize
+		s.rows = grow(s.rows, int(span))
+		if _, err := x.f.ReadAt(s.rows, int64(headerSize+m[0]*x.rowSize)); err != nil {
+			return err
+		}
+		for _, r := range m[:n] {
+			at := (r - m[0]) * x.rowSize
+			s.g.addRow(s.rows[at : at+x.rowSize])
+		}
+		m = m[n:]
+	}
+	return nil
+}
+
+// addRow adds one row's weights.
+func (g *Group) addRow(row []byte) {
+	terms, sum, mx := g.Terms[:len(row)/4], g.Sum[:len(row)/4], g.Max[:len(row)/4]
+	for i := range terms {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(row[4*i:]))
+		if v == 0 {
+			continue
+		}
+		terms[i]++
+		sum[i] += float64(v)
+		if v > mx[i] {
+			mx[i] = v
+		}
+	}
+}
+
+// grow returns b resized to n bytes, reusing its array when it is big enough.
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n)
+}

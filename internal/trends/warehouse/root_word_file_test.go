@@ -1,0 +1,119 @@
+package warehouse
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// sameRootWords checks a group's points against the SQL's: the same periods, terms and best
+// ranks, and estimates within float32's precision (root_word_file.go).
+func sameRootWords(t *testing.T, what string, got, want []RootWordPoint) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d points, want %d:\n got %v\nwant %v", what, len(got), len(want), got, want)
+	}
+	for i := range got {
+		g, x := got[i], want[i]
+		if !g.Start.Equal(x.Start) || g.Terms != x.Terms || g.BestRank != x.BestRank ||
+			math.Abs(g.EstimatedSearches-x.EstimatedSearches) > max(1, 1e-6*x.EstimatedSearches) {
+			t.Fatalf("%s: point %d is %+v, want %+v", what, i, g, x)
+		}
+	}
+}
+
+// The demand file answers every group as the SQL over fact does: when just written, with new
+// periods read from fact beside it, after a replaced and deleted periods (their columns left
+// out), and after the next rewrite.
+func TestRootWordsFromTheDemandFile(t *testing.T) {
+	ctx := context.Background()
+	phrases := []string{"mat", "MUG", "zzz", "a", "mat cleaner 0", "", "Ü", "\x00", "a\x01"}
+	churn(t, func(w *Warehouse, d *Dataset, stage string) {
+		answered := 0
+		check := func(stage string) {
+			for _, phrase := range phrases {
+				got, ok, err := w.rootWordFromFile(ctx, d, phrase)
+				if err != nil {
+					t.Fatalf("%s, %q: %v", stage, phrase, err)
+				}
+				if ok && (phrase == "\x00" || phrase == "a\x01") {
+					t.Fatalf("%s: %q answered from the file", stage, phrase)
+				}
+				if !ok {
+					continue
+				}
+				answered++
+				want, err := rootWordPointsSQL(ctx, w.db, d, phrase, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameRootWords(t, stage+", "+phrase, got, want)
+				if via, err := w.rootWordPoints(ctx, d, phrase); err != nil {
+					t.Fatal(err)
+				} else {
+					sameRootWords(t, stage+", "+phrase+" through rootWordPoints", via, want)
+				}
+			}
+		}
+		check(stage) // the file as the background job left it, if any
+		if err := w.RefreshHistoryFiles(ctx); err != nil {
+			t.Fatal(err)
+		}
+		answered = 0
+		check(stage + ", file rewritten")
+		if answered != len(phrases)-2 {
+			t.Fatalf("%s: %d answers from a fresh demand file", stage, answered)
+		}
+	})
+}
+
+// A damaged demand file is dropped, the group answered from DuckDB, and the file rewritten.
+func TestDamagedDemandFileIsRewritten(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(21, 22))
+	for i := range 6 {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.WaitBackground()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RefreshHistoryFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hist := historyFilePath(w.asinIndex, d.ID)
+	path := demandFilePath(hist)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rootWordPointsSQL(ctx, w.db, d, "mat", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"truncated": good[:len(good)-3], "empty": nil, "a term": flip(good, len(good)-200)} {
+		w.hist.drop(hist, d.ID, false)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.rootWordPoints(ctx, d, "mat")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRootWords(t, name, got, want)
+		w.WaitBackground() // rewrites it
+		if _, ok, err := w.rootWordFromFile(ctx, d, "mat"); !ok || err != nil {
+			t.Fatalf("%s: not rewritten (%v)", name, err)
+		}
+	}
+}
+
+func flip(b []byte, at int) []byte {
+	out := append([]byte(nil), b...)
+	out[at] ^= 0x20
+	return out
+}
