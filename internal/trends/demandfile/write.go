@@ -40,7 +40,7 @@ func Create(path string, dataset int64, periods []Period) (*Writer, error) {
 		err = os.Remove(t.Name())
 	}
 	w := &Writer{path: path, f: f, terms: t, rows: bufio.NewWriterSize(f, 1<<20),
-		h: header{columns: uint32(len(periods)), dataset: dataset, periods: uint32(len(periods))},
+		h:       header{columns: uint32(len(periods)), dataset: dataset, periods: uint32(len(periods))},
 		periods: slices.Clone(periods), row: make([]byte, 4*len(periods))}
 	if err != nil {
 		w.Abort()
