@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // File is an open file. Its methods may be called from several goroutines at once; Close
@@ -205,8 +205,12 @@ func (s *scan) piece(i int) error {
 }
 
 // gapRows: matching rows at most this far apart are read with the rows between them in one
-// read (a read costs more than copying a few kB).
-func (s *scan) gapRows() uint64 { return max(1, 4096/s.x.rowSize) }
+// read. A pread costs ~2 µs here, as much as copying ~16 kB from the page cache: on the 3M x
+// 156 set, a gap of 16 kB took a common phrase's group from 307 to 205 ms against 4 kB, and
+// wider gaps gained nothing more (reading the whole file is ~195 ms).
+func (s *scan) gapRows() uint64 { return max(1, gapBytes/s.x.rowSize) }
+
+const gapBytes = 16 << 10
 
 // maxRead bounds one read's rows (and the goroutine's buffer).
 const maxRead = 1 << 20
@@ -236,9 +240,9 @@ func (s *scan) addRows() error {
 
 // addRow adds one row's weights.
 func (g *Group) addRow(row []byte) {
-	terms, sum, mx := g.Terms[:len(row)/4], g.Sum[:len(row)/4], g.Max[:len(row)/4]
-	for i := range terms {
-		v := math.Float32frombits(binary.LittleEndian.Uint32(row[4*i:]))
+	weights := floats(row)
+	terms, sum, mx := g.Terms[:len(weights)], g.Sum[:len(weights)], g.Max[:len(weights)]
+	for i, v := range weights {
 		if v == 0 {
 			continue
 		}
@@ -247,6 +251,24 @@ func (g *Group) addRow(row []byte) {
 		if v > mx[i] {
 			mx[i] = v
 		}
+	}
+}
+
+// floats views a row's bytes as its weights: the file is little-endian, as every machine we
+// build for is (init checks), and reading them in place is a third of a group's time saved
+// against decoding each.
+func floats(row []byte) []float32 {
+	if len(row) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&row[0])), len(row)/4)
+}
+
+func init() {
+	var probe [4]byte
+	binary.NativeEndian.PutUint32(probe[:], 1)
+	if probe[0] != 1 {
+		panic("demandfile: the file's float32 weights are read in place, which needs a little-endian machine")
 	}
 }
 

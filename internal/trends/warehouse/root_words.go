@@ -37,17 +37,24 @@ type RootWord struct {
 	Top    []TermRow       `json:"topTerms"`
 }
 
-// RootWords returns a phrase group's demand per period and its biggest terms now.
+// RootWords returns a phrase group's demand per period and its biggest terms now. The two
+// are independent, so they are asked at once: the points mostly run in Go (root_word_file.go)
+// while DuckDB answers the top terms.
 func (w *Warehouse) RootWords(ctx context.Context, d *Dataset, phrase string) (*RootWord, error) {
+	var page *Page
+	var exploreErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		page, exploreErr = w.Explore(ctx, d, ExploreQuery{Search: phrase, Sort: "rank", Limit: 20, Window: 4})
+	}()
 	points, err := w.rootWordPoints(ctx, d, phrase)
+	<-done
 	if err != nil {
 		return nil, err
 	}
-	rw := &RootWord{Phrase: phrase, Points: points}
-	page, err := w.Explore(ctx, d, ExploreQuery{Search: phrase, Sort: "rank", Limit: 20, Window: 4})
-	if err != nil {
-		return nil, err
+	if exploreErr != nil {
+		return nil, exploreErr
 	}
-	rw.Top = page.Rows
-	return rw, nil
+	return &RootWord{Phrase: phrase, Points: points, Top: page.Rows}, nil
 }
