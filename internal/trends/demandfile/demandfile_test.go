@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,46 @@ func TestWriterRefusesWhatItCannotStore(t *testing.T) {
 	w.Abort()
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
 		t.Fatalf("an aborted writer left %v", left)
+	}
+}
+
+func TestGroupTopKeepsTheBestWeightedTerms(t *testing.T) {
+	const cols = 5
+	path, terms, rows := sample(t, 2*markEvery+77, cols)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, phrase := range []string{"mat", "7", "nothing", ""} {
+		for _, k := range []int{1, 20} {
+			g, err := f.GroupTop(phrase, cols-1, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The naive top: matching terms with a weight, by weight then row.
+			var want []Top
+			for i, term := range terms {
+				if strings.Contains(term, phrase) && rows[i][cols-1] > 0 {
+					want = append(want, Top{Term: strings.ReplaceAll(term, "\x00", "\x01"), Weight: rows[i][cols-1], row: uint64(i)})
+				}
+			}
+			slices.SortFunc(want, func(a, b Top) int {
+				if before(a, b) {
+					return -1
+				}
+				return 1
+			})
+			want = want[:min(k, len(want))]
+			if !slices.Equal(g.Top, want) {
+				t.Fatalf("%q top %d:\n got %v\nwant %v", phrase, k, g.Top, want)
+			}
+			if phrase == "mat" && len(want) != k {
+				t.Fatalf("%q: only %d terms", phrase, len(want))
+			}
+		}
+	}
+	if _, err := f.GroupTop("a", cols, 3); err == nil {
+		t.Fatal("a column past the last was taken")
 	}
 }

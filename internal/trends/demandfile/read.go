@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -113,17 +114,47 @@ type Group struct {
 	Terms []int64   // terms with a weight in the column
 	Sum   []float64 // their weights' sum
 	Max   []float32 // the largest weight
+	// Top are the matching terms with the largest weights in the column GroupTop names,
+	// largest first (ties: the earlier row first).
+	Top []Top
+}
+
+// Top is a matching term with its weight in the column asked for.
+type Top struct {
+	Term   string // as stored: lowercased, a zero byte as escape
+	Weight float32
+	row    uint64
 }
 
 func newGroup(columns int) *Group {
 	return &Group{Terms: make([]int64, columns), Sum: make([]float64, columns), Max: make([]float32, columns)}
 }
 
-func (g *Group) add(o *Group) {
+func (g *Group) add(o *Group, k int) {
 	for i := range g.Terms {
 		g.Terms[i] += o.Terms[i]
 		g.Sum[i] += o.Sum[i]
 		g.Max[i] = max(g.Max[i], o.Max[i])
+	}
+	for _, t := range o.Top {
+		g.keep(t, k)
+	}
+}
+
+// keep adds t to the top k.
+func (g *Group) keep(t Top, k int) {
+	if len(g.Top) == k && !before(t, g.Top[k-1]) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(g.Top, t, func(a, b Top) int {
+		if before(a, b) {
+			return -1
+		}
+		return 1
+	})
+	g.Top = slices.Insert(g.Top, i, t)
+	if len(g.Top) > k {
+		g.Top = g.Top[:k]
 	}
 }
 
@@ -133,7 +164,14 @@ var ErrPhrase = errors.New("demandfile: the phrase holds a control byte the file
 
 // Group adds up the rows of every term containing phrase (bytes, as stored: the caller
 // lowercases both the same way), on as many goroutines as the process may run.
-func (x *File) Group(phrase string) (*Group, error) {
+func (x *File) Group(phrase string) (*Group, error) { return x.GroupTop(phrase, 0, 0) }
+
+// GroupTop is Group that also keeps the k matching terms with the largest weights in column
+// (those ranked best in that period).
+func (x *File) GroupTop(phrase string, column, k int) (*Group, error) {
+	if column < 0 || column >= int(x.h.columns) {
+		return nil, fmt.Errorf("demandfile: no column %d", column)
+	}
 	total := newGroup(int(x.h.columns))
 	if strings.IndexByte(phrase, separator) >= 0 || strings.IndexByte(phrase, escape) >= 0 {
 		return nil, ErrPhrase
@@ -145,14 +183,14 @@ func (x *File) Group(phrase string) (*Group, error) {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), pieces) {
 		wg.Go(func() {
-			s := &scan{x: x, phrase: []byte(phrase), g: newGroup(int(x.h.columns))}
+			s := &scan{x: x, phrase: []byte(phrase), g: newGroup(int(x.h.columns)), column: column, k: k}
 			var err error
 			for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
 				err = s.piece(i)
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			total.add(s.g)
+			total.add(s.g, k)
 			if err != nil && firstErr == nil {
 				firstErr = err
 			}
@@ -164,12 +202,15 @@ func (x *File) Group(phrase string) (*Group, error) {
 
 // scan is one goroutine's part of a Group: its buffers and its sums.
 type scan struct {
-	x       *File
-	phrase  []byte
-	g       *Group
-	terms   []byte
-	matches []uint64
-	rows    []byte
+	x         *File
+	phrase    []byte
+	g         *Group
+	terms     []byte
+	matches   []uint64
+	rows      []byte
+	column, k int
+	// starts and ends are where each match's term lies in terms (for the top terms).
+	starts, ends []int
 }
 
 // piece adds the matching terms of piece i (the rows from mark i to mark i+1).
@@ -182,7 +223,7 @@ func (s *scan) piece(i int) error {
 	if _, err := x.f.ReadAt(s.terms, int64(x.termsAt+from)); err != nil {
 		return err
 	}
-	s.matches = s.matches[:0]
+	s.matches, s.starts, s.ends = s.matches[:0], s.starts[:0], s.ends[:0]
 	buf, at, row := s.terms, 0, first
 	for at < len(buf) {
 		k := bytes.Index(buf[at:], s.phrase)
@@ -195,6 +236,10 @@ func (s *scan) piece(i int) error {
 			return ErrDamaged
 		}
 		s.matches = append(s.matches, row)
+		if s.k > 0 {
+			start := at + bytes.LastIndexByte(buf[at:at+k], separator) + 1 // at starts a term
+			s.starts, s.ends = append(s.starts, start), append(s.ends, at+k+end)
+		}
 		at, row = at+k+end+1, row+1
 	}
 	row += uint64(bytes.Count(buf[at:], []byte{separator}))
@@ -229,14 +274,33 @@ func (s *scan) addRows() error {
 		if _, err := x.f.ReadAt(s.rows, int64(headerSize+m[0]*x.rowSize)); err != nil {
 			return err
 		}
-		for _, r := range m[:n] {
+		for j, r := range m[:n] {
 			at := (r - m[0]) * x.rowSize
-			s.g.addRow(s.rows[at : at+x.rowSize])
+			row := s.rows[at : at+x.rowSize]
+			s.g.addRow(row)
+			if s.k > 0 {
+				s.consider(row, r, len(s.matches)-len(m)+j)
+			}
 		}
 		m = m[n:]
 	}
 	return nil
 }
+
+// consider keeps match j (row r) among the top terms if its weight in the column is one of
+// the k largest so far.
+func (s *scan) consider(row []byte, r uint64, j int) {
+	t := Top{Weight: floats(row)[s.column], row: r}
+	g := s.g
+	if t.Weight == 0 || len(g.Top) == s.k && !before(t, g.Top[s.k-1]) {
+		return
+	}
+	t.Term = string(s.terms[s.starts[j]:s.ends[j]])
+	g.keep(t, s.k)
+}
+
+// before orders the top terms: larger weight first, then the earlier row.
+func before(a, b Top) bool { return a.Weight > b.Weight || a.Weight == b.Weight && a.row < b.row }
 
 // addRow adds one row's weights.
 func (g *Group) addRow(row []byte) {

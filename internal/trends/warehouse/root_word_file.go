@@ -22,9 +22,9 @@ import (
 // every import, replacement and deletion. Two things differ by construction, both far below
 // what a seller can see: the estimates are summed from float32 weights (within a few parts in
 // 10^7 of the SQL's double sum, so a rounded figure may differ by one search in ten million),
-// and the best rank is read back from the largest weight, exact while ranks stay below
-// maxExactRank (float32 weights of consecutive ranks differ up to there).
-const maxExactRank = 8_800_000
+// and the best rank is read back from the largest weight, exact while ranks stay below 8.8M
+// (float32 weights of consecutive ranks differ up to there; Brand Analytics ranks stop near
+// 3-4M).
 
 // demandFilePath is the demand file written with the history file at histPath.
 func demandFilePath(histPath string) string { return strings.TrimSuffix(histPath, ".hist") + ".demand" }
@@ -71,11 +71,13 @@ func demandFileHolds(histPath string, ds int, loaded map[int]time.Time) bool {
 
 // rootWordFromFile answers a group's points from the dataset's demand file and fact for the
 // periods the file does not hold; false when the file cannot answer (none, damaged, holding
-// none of the current periods, or a phrase it cannot match).
-func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, bool, error) {
+// none of the current periods, or a phrase it cannot match). With top > 0 it also returns the
+// group's top terms of the latest period, best rank first, when the file holds that period and
+// the dataset's terms are lowercase (the file's strings are then the terms); nil otherwise.
+func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase string, top int) ([]RootWordPoint, []string, bool, error) {
 	recs, err := w.periodRecords(ctx, d.ID)
 	if err != nil || len(recs.imported) == 0 {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	path := historyFilePath(w.asinIndex, d.ID)
 	w.hist.mu.RLock()
@@ -86,20 +88,17 @@ func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase str
 	f := w.hist.demand[d.ID]
 	if f == nil {
 		w.hist.mu.RUnlock()
-		return nil, false, nil
+		return nil, nil, false, nil
+	}
+	fromFile, latestColumn := currentColumns(f.Periods(), recs.imported)
+	if latestColumn < 0 || !d.LowercaseTerms {
+		top = 0
 	}
 	points := []RootWordPoint{}
-	fromFile := map[int]bool{}
-	lower := strings.ToLower(phrase)
-	g, err := f.Group(lower)
+	g, err := f.GroupTop(strings.ToLower(phrase), max(latestColumn, 0), top)
 	if err == nil {
 		for i, p := range f.Periods() {
-			at, ok := recs.imported[int(p.Idx)]
-			if !ok || at.UnixMicro() != p.ImportedAt {
-				continue // deleted or replaced since the file was written
-			}
-			fromFile[int(p.Idx)] = true
-			if g.Terms[i] > 0 {
+			if fromFile[int(p.Idx)] && g.Terms[i] > 0 {
 				points = append(points, RootWordPoint{Start: periodFromIndex(d.Kind, int(p.Idx)).Start, Terms: int(g.Terms[i]),
 					EstimatedSearches: math.Round(g.Sum[i]), BestRank: rankOfWeight(g.Max[i])})
 			}
@@ -107,13 +106,13 @@ func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase str
 	}
 	w.hist.mu.RUnlock()
 	if errors.Is(err, demandfile.ErrPhrase) || len(fromFile) == 0 {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	if err != nil {
 		slog.Warn("trends: demand file damaged; it will be rewritten", "dataset", d.ID, "err", err)
 		w.hist.drop(path, d.ID, true)
 		w.refreshHistoryFileLater(d.ID)
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	var others []string
 	for idx := range recs.imported {
@@ -124,10 +123,48 @@ func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase str
 	if len(others) > 0 {
 		rest, err := rootWordPointsSQL(ctx, w.db, d, phrase, strings.Join(others, ","))
 		if err != nil {
-			return nil, true, err
+			return nil, nil, true, err
 		}
 		points = append(points, rest...)
 	}
 	slices.SortFunc(points, func(a, b RootWordPoint) int { return a.Start.Compare(b.Start) })
-	return points, true, nil
+	return points, topTerms(g.Top, top), true, nil
+}
+
+// currentColumns are the file's periods that are still loaded from the same import, and the
+// column of the dataset's latest period (-1 when the file does not hold it from its current
+// import).
+func currentColumns(held []demandfile.Period, imported map[int]time.Time) (map[int]bool, int) {
+	latest := -1
+	for idx := range imported {
+		latest = max(latest, idx)
+	}
+	current, column := map[int]bool{}, -1
+	for i, p := range held {
+		at, ok := imported[int(p.Idx)]
+		if !ok || at.UnixMicro() != p.ImportedAt {
+			continue // deleted or replaced since the file was written
+		}
+		current[int(p.Idx)] = true
+		if int(p.Idx) == latest {
+			column = i
+		}
+	}
+	return current, column
+}
+
+// topTerms are the top terms' strings; nil when none were asked for or one holds the byte the
+// file stores a zero byte as (its stored string is not the term).
+func topTerms(top []demandfile.Top, asked int) []string {
+	if asked == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, t := range top {
+		if strings.IndexByte(t.Term, 1) >= 0 {
+			return nil
+		}
+		out = append(out, t.Term)
+	}
+	return out
 }

@@ -2,9 +2,11 @@ package warehouse
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"testing"
 )
 
@@ -34,7 +36,7 @@ func TestRootWordsFromTheDemandFile(t *testing.T) {
 		answered := 0
 		check := func(stage string) {
 			for _, phrase := range phrases {
-				got, ok, err := w.rootWordFromFile(ctx, d, phrase)
+				got, _, ok, err := w.rootWordFromFile(ctx, d, phrase, 0)
 				if err != nil {
 					t.Fatalf("%s, %q: %v", stage, phrase, err)
 				}
@@ -106,7 +108,7 @@ func TestDamagedDemandFileIsRewritten(t *testing.T) {
 		}
 		sameRootWords(t, name, got, want)
 		w.WaitBackground() // rewrites it
-		if _, ok, err := w.rootWordFromFile(ctx, d, "mat"); !ok || err != nil {
+		if _, _, ok, err := w.rootWordFromFile(ctx, d, "mat", 0); !ok || err != nil {
 			t.Fatalf("%s: not rewritten (%v)", name, err)
 		}
 	}
@@ -116,4 +118,72 @@ func flip(b []byte, at int) []byte {
 	out := append([]byte(nil), b...)
 	out[at] ^= 0x20
 	return out
+}
+
+// With lowercase terms (Amazon's files) the demand file also picks the group's top terms,
+// read then from term_stats by their strings: the same rows Explore finds, until a period
+// newer than the file is loaded, when Explore answers again.
+func TestRootWordTopTermsFromTheDemandFile(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(23, 24))
+	for n := range 6 {
+		load(t, w, "ws", randomWeek(n, 80, rng))
+	}
+	w.WaitBackground()
+	d := dataset(t, w, "ws")
+	if !d.LowercaseTerms {
+		t.Fatal("the dataset's terms are not all lowercase: the file's top terms are not tested")
+	}
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RefreshHistoryFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	compare := func(stage string, fromFile bool) {
+		for _, phrase := range []string{"t1", "t", "7", "zz", "T2"} {
+			_, top, ok, err := w.rootWordFromFile(ctx, d, phrase, rootWordTop)
+			if err != nil || !ok || (top != nil) != fromFile {
+				t.Fatalf("%s, %q: top terms from the file %v (%v, %v), want %v", stage, phrase, top != nil, ok, err, fromFile)
+			}
+			rw, err := w.RootWords(ctx, d, phrase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := w.Explore(ctx, d, ExploreQuery{Search: phrase, Sort: "rank", Limit: rootWordTop, Window: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(rw.Top, page.Rows) {
+				g, _ := json.Marshal(rw.Top)
+				x, _ := json.Marshal(page.Rows)
+				t.Fatalf("%s, %q:\n got %s\nwant %s", stage, phrase, g, x)
+			}
+			if phrase == "t" && len(rw.Top) != rootWordTop {
+				t.Fatalf("%s: %d top terms for %q", stage, len(rw.Top), phrase)
+			}
+		}
+	}
+	compare("the file current", true)
+	// The files as they are now, put back after the next period's import has them rewritten.
+	hist := historyFilePath(w.asinIndex, d.ID)
+	saved := map[string][]byte{}
+	for _, path := range []string{hist, demandFilePath(hist)} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved[path] = b
+	}
+	load(t, w, "ws", randomWeek(6, 80, rng))
+	w.WaitBackground()
+	w.hist.drop(hist, d.ID, true)
+	for path, b := range saved {
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d = dataset(t, w, "ws")
+	compare("a newer period in fact", false)
 }

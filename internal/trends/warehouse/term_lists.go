@@ -128,7 +128,7 @@ func splitListed(covers map[int]periodCover, keep func(int) bool) (listed, other
 // (root_word_file.go); else from term_ranks for the listed periods and from fact for the
 // others, when the dataset has its lists; otherwise rootWordPointsSQL.
 func (w *Warehouse) rootWordPoints(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, error) {
-	if points, ok, err := w.rootWordFromFile(ctx, d, phrase); ok || err != nil {
+	if points, _, ok, err := w.rootWordFromFile(ctx, d, phrase, 0); ok || err != nil {
 		return points, err
 	}
 	return w.rootWordPointsDB(ctx, d, phrase)
