@@ -78,7 +78,7 @@ func TestGroupAddsTheMatchingTerms(t *testing.T) {
 		t.Fatalf("dataset %d, %d rows, periods %v", f.Dataset(), f.Rows(), f.Periods())
 	}
 	for _, phrase := range []string{"mat", "yoga mat", "ü", "7 ", "1", "", "nothing", "mat 0 ", "lb", "l"} { // "lb": not across a zero byte
-		got, err := f.Group(phrase)
+		got, err := f.Group(phrase, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestPhrasesWithControlBytesAreLeftToTheStore(t *testing.T) {
 	}
 	defer f.Close()
 	for _, phrase := range []string{"nul\x00", "\x01", "a\x01b"} {
-		if _, err := f.Group(phrase); !errors.Is(err, ErrPhrase) {
+		if _, err := f.Group(phrase, 0, 0); !errors.Is(err, ErrPhrase) {
 			t.Errorf("%q: %v", phrase, err)
 		}
 	}
@@ -168,7 +168,7 @@ func TestGroupTopKeepsTheBestWeightedTerms(t *testing.T) {
 	defer f.Close()
 	for _, phrase := range []string{"mat", "7", "nothing", ""} {
 		for _, k := range []int{1, 20} {
-			g, err := f.GroupTop(phrase, cols-1, k)
+			g, err := f.Group(phrase, cols-1, k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +194,7 @@ func TestGroupTopKeepsTheBestWeightedTerms(t *testing.T) {
 			}
 		}
 	}
-	if _, err := f.GroupTop("a", cols, 3); err == nil {
+	if _, err := f.Group("a", cols, 3); err == nil {
 		t.Fatal("a column past the last was taken")
 	}
 }

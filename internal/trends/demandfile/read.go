@@ -114,7 +114,7 @@ type Group struct {
 	Terms []int64   // terms with a weight in the column
 	Sum   []float64 // their weights' sum
 	Max   []float32 // the largest weight
-	// Top are the matching terms with the largest weights in the column GroupTop names,
+	// Top are the matching terms with the largest weights in the column Group was asked for,
 	// largest first (ties: the earlier row first).
 	Top []Top
 }
@@ -163,19 +163,17 @@ func (g *Group) keep(t Top, k int) {
 var ErrPhrase = errors.New("demandfile: the phrase holds a control byte the file cannot match")
 
 // Group adds up the rows of every term containing phrase (bytes, as stored: the caller
-// lowercases both the same way), on as many goroutines as the process may run.
-func (x *File) Group(phrase string) (*Group, error) { return x.GroupTop(phrase, 0, 0) }
-
-// GroupTop is Group that also keeps the k matching terms with the largest weights in column
-// (those ranked best in that period).
-func (x *File) GroupTop(phrase string, column, k int) (*Group, error) {
+// lowercases both the same way), on as many goroutines as the process may run, and keeps the
+// k matching terms with the largest weights in column (those ranked best in that period; k 0:
+// none).
+func (x *File) Group(phrase string, column, k int) (*Group, error) {
 	if column < 0 || column >= int(x.h.columns) {
 		return nil, fmt.Errorf("demandfile: no column %d", column)
 	}
-	total := newGroup(int(x.h.columns))
 	if strings.IndexByte(phrase, separator) >= 0 || strings.IndexByte(phrase, escape) >= 0 {
 		return nil, ErrPhrase
 	}
+	total := newGroup(int(x.h.columns))
 	pieces := len(x.marks) - 1
 	var next atomic.Int64
 	var mu sync.Mutex

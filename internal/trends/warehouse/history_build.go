@@ -211,12 +211,8 @@ type historyBuild struct {
 
 // slice writes the blocks of the terms with ids in [from, to).
 func (b *historyBuild) slice(ctx context.Context, from, to int64) error {
-	terms := map[int64]string{}
-	if err := scanTermIDs(ctx, b.tx, terms, `select id, term from term where dataset_id = ? and id >= ? and id < ?`, b.ds, from, to); err != nil {
-		return err
-	}
-	b.lterms = map[int64]string{}
-	if err := scanTermIDs(ctx, b.tx, b.lterms, `select id, lower(term) from term where dataset_id = ? and id >= ? and id < ?`, b.ds, from, to); err != nil {
+	terms, err := b.sliceTerms(ctx, from, to)
+	if err != nil {
 		return err
 	}
 	b.names["asin"] = map[int64][2]string{}
@@ -274,6 +270,27 @@ func (b *historyBuild) slice(ctx context.Context, from, to int64) error {
 		return err
 	}
 	return b.writePending(ctx, terms, pending)
+}
+
+// sliceTerms reads the terms with ids in [from, to) as stored, and keeps them lowercased as
+// DuckDB lowercases them in b.lterms (the demand file's strings), in one read of the dictionary.
+func (b *historyBuild) sliceTerms(ctx context.Context, from, to int64) (map[int64]string, error) {
+	rows, err := b.tx.QueryContext(ctx, `select id, term, lower(term) from term where dataset_id = ? and id >= ? and id < ?`, b.ds, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	terms := map[int64]string{}
+	b.lterms = map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var term, lower string
+		if err := rows.Scan(&id, &term, &lower); err != nil {
+			return nil, err
+		}
+		terms[id], b.lterms[id] = term, lower
+	}
+	return terms, rows.Err()
 }
 
 // writePending reads the names the pending terms need and writes their blocks.

@@ -95,7 +95,7 @@ func (w *Warehouse) rootWordFromFile(ctx context.Context, d *Dataset, phrase str
 		top = 0
 	}
 	points := []RootWordPoint{}
-	g, err := f.GroupTop(strings.ToLower(phrase), max(latestColumn, 0), top)
+	g, err := f.Group(strings.ToLower(phrase), max(latestColumn, 0), top)
 	if err == nil {
 		for i, p := range f.Periods() {
 			if fromFile[int(p.Idx)] && g.Terms[i] > 0 {

@@ -52,10 +52,10 @@ func TestRootWordsFromTheDemandFile(t *testing.T) {
 					t.Fatal(err)
 				}
 				sameRootWords(t, stage+", "+phrase, got, want)
-				if via, err := w.rootWordPoints(ctx, d, phrase); err != nil {
+				if via, err := w.RootWords(ctx, d, phrase); err != nil {
 					t.Fatal(err)
 				} else {
-					sameRootWords(t, stage+", "+phrase+" through rootWordPoints", via, want)
+					sameRootWords(t, stage+", "+phrase+" through RootWords", via.Points, want)
 				}
 			}
 		}
@@ -102,11 +102,11 @@ func TestDamagedDemandFileIsRewritten(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := w.rootWordPoints(ctx, d, "mat")
+		got, err := w.RootWords(ctx, d, "mat")
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameRootWords(t, name, got, want)
+		sameRootWords(t, name, got.Points, want)
 		w.WaitBackground() // rewrites it
 		if _, _, ok, err := w.rootWordFromFile(ctx, d, "mat", 0); !ok || err != nil {
 			t.Fatalf("%s: not rewritten (%v)", name, err)

@@ -124,17 +124,9 @@ func splitListed(covers map[int]periodCover, keep func(int) bool) (listed, other
 	return strings.Join(l, ","), strings.Join(o, ",")
 }
 
-// rootWordPoints answers a root-word group's points: from the demand file when it can
-// (root_word_file.go); else from term_ranks for the listed periods and from fact for the
-// others, when the dataset has its lists; otherwise rootWordPointsSQL.
-func (w *Warehouse) rootWordPoints(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, error) {
-	if points, _, ok, err := w.rootWordFromFile(ctx, d, phrase, 0); ok || err != nil {
-		return points, err
-	}
-	return w.rootWordPointsDB(ctx, d, phrase)
-}
-
-// rootWordPointsDB answers a root-word group's points from DuckDB alone.
+// rootWordPointsDB answers a root-word group's points from DuckDB, when the demand file cannot
+// (RootWords): from term_ranks for the listed periods and from fact for the others, when the
+// dataset has its lists; otherwise rootWordPointsSQL.
 func (w *Warehouse) rootWordPointsDB(ctx context.Context, d *Dataset, phrase string) ([]RootWordPoint, error) {
 	if !w.products.holds(d.ID) {
 		return rootWordPointsSQL(ctx, w.db, d, phrase, "")
