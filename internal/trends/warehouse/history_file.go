@@ -173,9 +173,33 @@ func holdsExactly(held []histfile.Period, imported map[int]time.Time) bool {
 // historiesFromFile answers TermHistoriesAt from the dataset's history file; false when the
 // file cannot answer (none, damaged, or not holding the dataset's current periods).
 func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []string, at time.Time) ([]TermHistory, bool, error) {
+	b, ok := w.blocksFromFile(ctx, d, terms)
+	if !ok {
+		return nil, false, nil
+	}
+	periods := make(map[int]bool, len(b.recs.imported))
+	for idx := range b.recs.imported {
+		periods[idx] = true
+	}
+	out, err := histories(d, terms, at, periods, b.recs.deepest, pointsOf(b.rows, b.names, b.terms))
+	return out, true, err
+}
+
+// fileBlocks are terms' rows as a history file holds them.
+type fileBlocks struct {
+	rows  []factRow                      // by term, each term's by period
+	terms map[int64]string               // the terms found, by id
+	names map[string]map[int64][2]string // the names the rows use, by dictionary and id
+	recs  periodRecords                  // the dataset's periods, which the file holds exactly
+}
+
+// blocksFromFile reads the terms' rows from the dataset's history file; false when the file
+// cannot answer (none, damaged, or not holding the dataset's current periods). A term the
+// dataset does not hold has no rows.
+func (w *Warehouse) blocksFromFile(ctx context.Context, d *Dataset, terms []string) (*fileBlocks, bool) {
 	recs, err := w.periodRecords(ctx, d.ID)
 	if err != nil {
-		return nil, false, nil
+		return nil, false
 	}
 	path := historyFilePath(w.asinIndex, d.ID)
 	w.hist.mu.RLock()
@@ -185,11 +209,10 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 	}
 	if f == nil || len(recs.imported) == 0 || !holdsExactly(f.Periods(), recs.imported) {
 		w.hist.mu.RUnlock()
-		return nil, false, nil
+		return nil, false
 	}
-	var all []factRow
-	termNames := map[int64]string{}
-	names := map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}
+	out := &fileBlocks{terms: map[int64]string{}, recs: recs,
+		names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}}}
 	for _, term := range terms {
 		b, err := f.Lookup(term)
 		if err == nil && b != nil && !wellFormed(b) {
@@ -200,29 +223,24 @@ func (w *Warehouse) historiesFromFile(ctx context.Context, d *Dataset, terms []s
 			slog.Warn("trends: history file damaged; it will be rewritten", "dataset", d.ID, "err", err)
 			w.hist.drop(path, d.ID, true)
 			w.refreshHistoryFileLater(d.ID)
-			return nil, false, nil
+			return nil, false
 		}
 		if b == nil {
 			continue
 		}
-		termNames[b.TermID] = b.Term
-		all = slices.Grow(all, len(b.Rows))
+		out.terms[b.TermID] = b.Term
+		out.rows = slices.Grow(out.rows, len(b.Rows))
 		for _, r := range b.Rows {
-			all = append(all, rowFromBlock(b.TermID, r))
+			out.rows = append(out.rows, rowFromBlock(b.TermID, r))
 		}
 		for k, kind := range []string{"asin", "brand", "category"} {
 			for _, n := range b.Names[k] {
-				names[kind][n.ID] = [2]string{n.Name, n.Title}
+				out.names[kind][n.ID] = [2]string{n.Name, n.Title}
 			}
 		}
 	}
 	w.hist.mu.RUnlock()
-	periods := make(map[int]bool, len(recs.imported))
-	for idx := range recs.imported {
-		periods[idx] = true
-	}
-	out, err := histories(d, terms, at, periods, recs.deepest, pointsOf(all, names, termNames))
-	return out, true, err
+	return out, true
 }
 
 // wellFormed says whether every row of the block has its period index and rank.

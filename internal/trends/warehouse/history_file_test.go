@@ -239,3 +239,91 @@ func TestHistoryFileAnswersAsDuckDB(t *testing.T) {
 		}
 	})
 }
+
+// pages reads the product page of every product and the brand page of every brand randomWeek
+// draws from, at two limits, as JSON.
+func pages(t *testing.T, w *Warehouse, d *Dataset) []string {
+	t.Helper()
+	ctx := context.Background()
+	var out []string
+	for _, limit := range []int{3, 50} {
+		for i := range 40 {
+			p, err := w.ProductTerms(ctx, d, fmt.Sprintf("B0%08d", i), limit)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(p)
+			out = append(out, string(b))
+		}
+		for i := range 6 {
+			p, err := w.BrandTerms(ctx, d, fmt.Sprintf("brand%d", i), limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(p)
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+func TestProductAndBrandPagesFromTheHistoryFile(t *testing.T) {
+	ctx := context.Background()
+	defer func(n int) { historySlice = n }(historySlice)
+	historySlice = 7
+	rng := rand.New(rand.NewPCG(3, 4))
+	w := openTemp(t)
+	for _, n := range []int{0, 1, 2, 4, 5} {
+		load(t, w, "ws", randomWeek(n, 40, rng))
+	}
+	d := dataset(t, w, "ws")
+	before := presenceFromFile.Load()
+	want := pages(t, w, d) // from DuckDB: no history file before the copy holds every period
+	if presenceFromFile.Load() != before {
+		t.Fatal("a page came from a history file before one was written")
+	}
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.RefreshHistoryFiles(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := pages(t, w, d)
+	if n := presenceFromFile.Load() - before; n != int64(len(got)) {
+		t.Fatalf("%d of %d pages came from the history file", n, len(got))
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("page %d:\n got %s\nwant %s", i, got[i], want[i])
+			}
+		}
+	}
+	// A period imported after the file: the background job rewrites it; the file as it was
+	// before sends the pages to DuckDB again, which answers the same.
+	built, err := os.ReadFile(historyFilePath(w.asinIndex, d.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, w, "ws", randomWeek(6, 40, rng))
+	w.WaitBackground()
+	before = presenceFromFile.Load()
+	fresh := pages(t, w, d)
+	if n := presenceFromFile.Load() - before; n != int64(len(fresh)) {
+		t.Fatalf("%d of %d pages came from the rewritten history file", n, len(fresh))
+	}
+	if reflect.DeepEqual(fresh, want) {
+		t.Fatal("the new period changed no page")
+	}
+	replaceFile(t, w, d.ID, built)
+	before = presenceFromFile.Load()
+	if stale := pages(t, w, d); !reflect.DeepEqual(stale, fresh) {
+		t.Fatal("pages from DuckDB differ from the rewritten file's")
+	}
+	if presenceFromFile.Load() != before {
+		t.Fatal("a page came from a history file that lacks the latest period")
+	}
+}

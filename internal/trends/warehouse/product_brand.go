@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -89,22 +90,16 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 	if len(terms) == 0 {
 		return p, nil
 	}
-	ids := make([]string, len(terms))
-	byTerm := map[int]*TermShares{}
-	for i, t := range terms {
-		ids[i], byTerm[t.id] = strconv.Itoa(t.id), &TermShares{Term: t.term}
-	}
-	hist, err := tx.QueryContext(ctx, `select * from (`+historySQL(d.ID, ids, periods)+`) where `+match+` order by period_idx`)
+	rows, err := w.presenceRows(ctx, tx, d, periods, terms, column, id, match)
 	if err != nil {
 		return nil, fmt.Errorf("presence: %w", err)
 	}
-	defer hist.Close()
-	for hist.Next() {
-		var r factRow
-		if err := r.scan(hist); err != nil {
-			return nil, err
-		}
-		slot := r.slotOf(column, id)
+	byTerm := map[int]*TermShares{}
+	for _, t := range terms {
+		byTerm[t.id] = &TermShares{Term: t.term}
+	}
+	for _, r := range rows {
+		slot := r.slot(column, id) // every row holds it: presenceRows
 		ts := byTerm[int(r.termID)]
 		ts.Points = append(ts.Points, ShareAt{Start: periodFromIndex(d.Kind, r.idx).Start, Rank: r.rank, Slot: slot + 1,
 			ClickShare: share(r.click[slot]), ConversionShare: share(r.conv[slot]), CloserRatio: closerRatio(r.click[slot], r.conv[slot])})
@@ -114,7 +109,62 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 		p.Terms = append(p.Terms, *byTerm[t.id])
 	}
 	sort.SliceStable(p.Terms, func(i, j int) bool { return p.Terms[i].Latest < p.Terms[j].Latest })
-	return p, hist.Err()
+	return p, nil
+}
+
+// presenceRows are the rows of the page's terms where the product or brand is in the top 3,
+// each term's by period. They come from the history file when it holds the snapshot's periods
+// (0.1-0.3 ms a term, where DuckDB read a row group of the copy per term), from the copy and
+// fact otherwise.
+func (w *Warehouse) presenceRows(ctx context.Context, tx *sql.Tx, d *Dataset, periods map[int]bool, terms []presentTerm, column string, id int, match string) ([]factRow, error) {
+	strs := make([]string, len(terms))
+	for i, t := range terms {
+		strs[i] = t.term
+	}
+	if b, ok := w.blocksFromFile(ctx, d, strs); ok && sameKeys(b.recs.imported, periods) {
+		presenceFromFile.Add(1)
+		var out []factRow
+		for _, r := range b.rows {
+			if r.slot(column, id) >= 0 {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
+	ids := make([]string, len(terms))
+	for i, t := range terms {
+		ids[i] = strconv.Itoa(t.id)
+	}
+	hist, err := tx.QueryContext(ctx, `select * from (`+historySQL(d.ID, ids, periods)+`) where `+match+` order by term_id, period_idx`)
+	if err != nil {
+		return nil, err
+	}
+	defer hist.Close()
+	var out []factRow
+	for hist.Next() {
+		var r factRow
+		if err := r.scan(hist); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, hist.Err()
+}
+
+// presenceFromFile counts the pages whose rows came from a history file (tests read it).
+var presenceFromFile atomic.Int64
+
+// sameKeys says whether two maps have the same keys.
+func sameKeys[A, B any](a map[int]A, b map[int]B) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // presentTermsSQL lists (term id, term) of the terms where match held in the last

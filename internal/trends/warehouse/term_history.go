@@ -386,8 +386,8 @@ func (r *factRow) scan(rows *sql.Rows) error {
 		&r.brand[0], &r.brand[1], &r.brand[2], &r.cat[0], &r.cat[1], &r.cat[2])
 }
 
-// slotOf says which of the top 3 (0..2) holds id in the asin or brand columns.
-func (r *factRow) slotOf(column string, id int) int {
+// slot is the slot (0..2) of product or brand id in the row's top 3, -1 when it is in none.
+func (r *factRow) slot(column string, id int) int {
 	ids := r.asin
 	if column == "brand" {
 		ids = r.brand
@@ -397,7 +397,7 @@ func (r *factRow) slotOf(column string, id int) int {
 			return k
 		}
 	}
-	return 0
+	return -1
 }
 
 // dictionaryNames resolves ids per dictionary (a key of dictionaries) to [name, title], from the in-process cache
