@@ -37,9 +37,7 @@ type Presence struct {
 
 // ProductTerms lists every term where the ASIN is among the top 3 clicked products, with its shares over time.
 func (w *Warehouse) ProductTerms(ctx context.Context, d *Dataset, asin string, limit int) (*Presence, error) {
-	var id int
-	var title sql.NullString
-	err := w.db.QueryRowContext(ctx, `select id, title from asin where asin = ?`, strings.ToUpper(asin)).Scan(&id, &title)
+	id, title, err := w.asinOf(ctx, strings.ToUpper(asin))
 	if err != nil {
 		return nil, notFound(err)
 	}

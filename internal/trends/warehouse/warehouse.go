@@ -42,6 +42,8 @@ type Warehouse struct {
 	asinIndex    string
 	asinIndexMu  sync.Mutex
 	asinIndexBad atomic.Bool
+	// codes: the index as product pages look codes up in it (asin_code.go).
+	codes codeIndex
 	// stepHook hears of each named import step (steps.go).
 	stepHook func(step string)
 	// names caches dictionary names for pages (term_history.go: dictionaryNames).
@@ -270,6 +272,9 @@ func (w *Warehouse) Close() error {
 	w.bg.Wait()
 	w.flushConnections()
 	w.hist.closeAll()
+	w.codes.mu.Lock()
+	w.codes.close()
+	w.codes.mu.Unlock()
 	return w.db.Close()
 }
 
