@@ -1,6 +1,7 @@
 package demandfile
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -137,6 +138,32 @@ func TestDamagedFilesAreRefused(t *testing.T) {
 			f.Close()
 			t.Errorf("%s: opened", name)
 		}
+	}
+}
+
+// A damaged weight (the checksum leaves the rows out) that would make a sum not a number,
+// infinite or negative makes the group an error, not an answer.
+func TestDamagedWeightsAreRefused(t *testing.T) {
+	path, _, _ := sample(t, 50, 3)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bits := range map[string]uint32{"NaN": 0x7fc00000, "+Inf": 0x7f800000, "negative": 0xd0000000} {
+		b := append([]byte(nil), good...)
+		binary.LittleEndian.PutUint32(b[headerSize+4:], bits) // row 0, column 1
+		p := filepath.Join(t.TempDir(), "x.dem")
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Group("", 0, 5); !errors.Is(err, ErrDamaged) {
+			t.Errorf("%s: %v, want ErrDamaged", name, err)
+		}
+		f.Close()
 	}
 }
 

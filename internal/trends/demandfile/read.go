@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -195,7 +196,22 @@ func (x *File) Group(phrase string, column, k int) (*Group, error) {
 		})
 	}
 	wg.Wait()
+	if firstErr == nil && !plausible(total) {
+		firstErr = ErrDamaged
+	}
 	return total, firstErr
+}
+
+// plausible says whether a group's sums could come from weights: the checksum leaves the rows
+// out, so a damaged cell is caught here when it makes a sum negative, infinite or not a number,
+// which an answer could not carry.
+func plausible(g *Group) bool {
+	for _, s := range g.Sum {
+		if !(s >= 0) || math.IsInf(s, 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // scan is one goroutine's part of a Group: its buffers and its sums.
@@ -304,16 +320,21 @@ func before(a, b Top) bool { return a.Weight > b.Weight || a.Weight == b.Weight 
 func (g *Group) addRow(row []byte) {
 	weights := floats(row)
 	terms, sum, mx := g.Terms[:len(weights)], g.Sum[:len(weights)], g.Max[:len(weights)]
+	// Without branches on the weight (a 0 adds nothing to the sum and never raises the max,
+	// weights being never negative): a group's rows mix zeros and weights unpredictably.
 	for i, v := range weights {
-		if v == 0 {
-			continue
-		}
-		terms[i]++
 		sum[i] += float64(v)
-		if v > mx[i] {
-			mx[i] = v
-		}
+		mx[i] = max(mx[i], v)
+		terms[i] += int64(nonZero(v))
 	}
+}
+
+// nonZero is 1 for a weight, 0 for an empty cell.
+func nonZero(v float32) int {
+	if v != 0 {
+		return 1
+	}
+	return 0
 }
 
 // floats views a row's bytes as its weights: the file is little-endian, as every machine we
