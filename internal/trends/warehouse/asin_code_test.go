@@ -35,7 +35,7 @@ func swapIndex(t *testing.T, w *Warehouse, data []byte) {
 	}
 }
 
-// Product pages find their code through the ASIN index, the one on disk now, and in the
+// Product pages (and the watchlist's ProductNow) find their code through the ASIN index, the one on disk now, and in the
 // dictionary past it when the index lacks the code.
 func TestProductPagesFindCodesThroughTheIndex(t *testing.T) {
 	ctx := context.Background()
@@ -63,6 +63,13 @@ func TestProductPagesFindCodesThroughTheIndex(t *testing.T) {
 	}
 	if _, terms := pageOf(t, w, d, "walmart-1234567890"); len(terms) != 1 || terms[0] != "other" {
 		t.Fatalf("an unindexable code: %v", terms)
+	}
+	// The watchlist's latest numbers find their product the same way.
+	if now, err := w.ProductNow(ctx, d, "b0new1"); err != nil || now.Terms != 1 || now.BestTerm != "kept" || now.Title != "title of B0NEW1" {
+		t.Fatalf("ProductNow(b0new1), past the index: %+v, %v", now, err)
+	}
+	if now, err := w.ProductNow(ctx, d, "B0NOPE"); err != nil || now.Terms != 0 {
+		t.Fatalf("ProductNow(B0NOPE): %+v, %v", now, err)
 	}
 
 	// An index that says B0A is B0B's id: the page is B0B's, so the index was asked, and the

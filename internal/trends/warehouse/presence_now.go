@@ -19,11 +19,10 @@ type PresenceNow struct {
 	Title      string   `json:"title,omitempty"` // a product's title
 }
 
-// ProductNow answers PresenceNow for an ASIN; an ASIN the warehouse has never seen is in no term.
+// ProductNow answers PresenceNow for an ASIN (found as a product page finds it: asinOf); an
+// ASIN the warehouse has never seen is in no term.
 func (w *Warehouse) ProductNow(ctx context.Context, d *Dataset, asin string) (*PresenceNow, error) {
-	var id int
-	var title sql.NullString
-	err := w.db.QueryRowContext(ctx, `select id, title from asin where asin = ?`, strings.ToUpper(asin)).Scan(&id, &title)
+	id, title, err := w.asinOf(ctx, strings.ToUpper(asin))
 	if errors.Is(err, sql.ErrNoRows) {
 		return &PresenceNow{}, nil
 	} else if err != nil {
