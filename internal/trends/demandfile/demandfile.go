@@ -18,11 +18,12 @@ import (
 // The file, little-endian: a header (headerSize bytes); the rows (rows x columns float32);
 // the terms (each term's bytes then a zero byte, in row order); the marks (the offset within
 // the terms of every markEvery-th row's term, so a group can split the terms into pieces);
-// the periods (periodSize bytes each: index, import time). The header's checksum covers the
-// header, the terms, the marks and the periods, checked at Open; the rows are checked for
-// size only (reading 2 GB at every open would cost more than it protects).
+// the periods (periodSize bytes each: index, import time); the frequent phrases' groups
+// (frequent.go). The header's checksum covers the header, the terms, the marks, the periods
+// and the phrases, checked at Open; the rows are checked for size only (reading 2 GB at every
+// open would cost more than it protects).
 const (
-	magic      = "STDMND01"
+	magic      = "STDMND02"
 	headerSize = 64
 	periodSize = 12
 	markEvery  = 8192
@@ -49,6 +50,7 @@ type header struct {
 	termsLen uint64
 	periods  uint32
 	sum      uint32
+	phrases  uint64 // the phrase section's length
 }
 
 func (h *header) put(b []byte) {
@@ -59,6 +61,7 @@ func (h *header) put(b []byte) {
 	le.PutUint64(b[20:], h.rows)
 	le.PutUint64(b[28:], h.termsLen)
 	le.PutUint32(b[36:], h.periods)
+	le.PutUint64(b[44:], h.phrases)
 }
 
 func getHeader(b []byte) (header, bool) {
@@ -67,15 +70,15 @@ func getHeader(b []byte) (header, bool) {
 		return header{}, false
 	}
 	return header{columns: le.Uint32(b[8:]), dataset: int64(le.Uint64(b[12:])), rows: le.Uint64(b[20:]),
-		termsLen: le.Uint64(b[28:]), periods: le.Uint32(b[36:]), sum: le.Uint32(b[40:])}, true
+		termsLen: le.Uint64(b[28:]), periods: le.Uint32(b[36:]), sum: le.Uint32(b[40:]), phrases: le.Uint64(b[44:])}, true
 }
 
 // layout is where each part of a file with this header starts, and the file's size.
-func (h *header) layout() (termsAt, marksAt, periodsAt, size uint64) {
+func (h *header) layout() (termsAt, marksAt, phrasesAt, size uint64) {
 	termsAt = headerSize + h.rows*uint64(h.columns)*4
 	marksAt = termsAt + h.termsLen
-	periodsAt = marksAt + 8*marks(h.rows)
-	return termsAt, marksAt, periodsAt, periodsAt + periodSize*uint64(h.periods)
+	phrasesAt = marksAt + 8*marks(h.rows) + periodSize*uint64(h.periods)
+	return termsAt, marksAt, phrasesAt, phrasesAt + h.phrases
 }
 
 // marks is how many marks a file of rows rows holds.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -223,5 +224,142 @@ func TestGroupTopKeepsTheBestWeightedTerms(t *testing.T) {
 	}
 	if _, err := f.Group("a", cols, 3); err == nil {
 		t.Fatal("a column past the last was taken")
+	}
+}
+
+// withPhrasesFrom makes files of a few thousand terms store their frequent phrases.
+func withPhrasesFrom(t *testing.T, terms int) {
+	old := minPhraseTerms
+	minPhraseTerms = terms
+	t.Cleanup(func() { minPhraseTerms = old })
+}
+
+// The stored groups of the frequent phrases are the groups a scan finds, and Group answers
+// from them only what they hold.
+func TestFrequentPhrasesAnswerAsTheScanDoes(t *testing.T) {
+	withPhrasesFrom(t, 500)
+	const cols = 4
+	path, terms, rows := sample(t, 2*markEvery+77, cols)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range []string{"mat", "yoga mat", "bath", "door"} {
+		if f.phrases[p] == nil {
+			t.Fatalf("%q not stored; stored: %v", p, slices.Collect(maps.Keys(f.phrases)))
+		}
+	}
+	if f.phrases["yoga"] == nil || f.phrases["7"] != nil {
+		t.Fatal("the stored phrases are not the words and pairs in 500 terms or more")
+	}
+	for p := range f.phrases {
+		want := naive(terms, rows, p, cols)
+		for _, column := range []int{cols - 1, 0} {
+			for _, k := range []int{0, 5, phraseTop} {
+				g, err := f.Group(p, column, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scanned, err := f.scanGroup(p, column, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(g.Terms, want.Terms) || !slices.Equal(g.Max, want.Max) || !slices.Equal(g.Top, scanned.Top) {
+					t.Fatalf("%q column %d top %d: stored %+v, scanned %+v", p, column, k, g, scanned)
+				}
+				for c := range g.Sum {
+					if !close(g.Sum[c], want.Sum[c]) {
+						t.Fatalf("%q column %d: sum %v, want %v", p, c, g.Sum[c], want.Sum[c])
+					}
+				}
+			}
+		}
+	}
+	// What the stored group does not hold is scanned: another column's top terms, more top
+	// terms than were kept.
+	if f.stored("mat", 0, 5) != nil || f.stored("mat", cols-1, phraseTop+1) != nil || f.stored("mat", cols-1, phraseTop) == nil || f.stored("mat", 0, 0) == nil {
+		t.Fatal("stored answers what it does not hold")
+	}
+	g, err := f.Group("mat", cols-1, phraseTop+1)
+	if err != nil || len(g.Top) != phraseTop+1 {
+		t.Fatalf("%d top terms, %v", len(g.Top), err)
+	}
+}
+
+// A damaged phrase section is a damaged file.
+func TestDamagedPhrasesAreRefused(t *testing.T) {
+	withPhrasesFrom(t, 100)
+	path, _, _ := sample(t, 3000, 2)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil || len(f.phrases) == 0 {
+		t.Fatalf("%v, %d phrases", err, len(f.phrases))
+	}
+	f.Close()
+	for _, at := range []int{len(good) - 1, len(good) - 200, len(good) - 2000} {
+		b := append([]byte(nil), good...)
+		b[at] ^= 0x40
+		p := filepath.Join(t.TempDir(), "x.dem")
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := Open(p); err == nil {
+			f.Close()
+			t.Errorf("a byte %d from the end changed: opened", len(good)-at)
+		}
+	}
+}
+
+// Every token in more than n/(capacity+1) of n is found, however the others fall.
+func TestTokenCounterKeepsTheFrequentTokens(t *testing.T) {
+	c := newTokenCounter(8)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 9000 {
+		switch {
+		case i%5 == 0:
+			c.addTerm([]byte("kids  toy"))
+		default:
+			c.addTerm(fmt.Appendf(nil, "rare%d", rng.IntN(100000)))
+		}
+	}
+	got := c.frequent(1, 10)
+	for _, want := range []string{"kids", "toy", "kids  toy"} {
+		if !slices.Contains(got, want) {
+			t.Fatalf("%q not found among %v", want, got)
+		}
+	}
+	c.addTerm([]byte("nul\x01byte"))
+	if c.counts["nul\x01byte"] > 0 {
+		t.Fatal("a token Group refuses was counted")
+	}
+}
+
+// Rows read through a mapping of a file shortened since Open are an error, not a crash.
+func TestRowsOfAShortenedFileAreAnError(t *testing.T) {
+	path, _, _ := sample(t, 3*markEvery, 8)
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := &scan{x: f, g: newGroup(8)}
+	for r := range uint64(markEvery) {
+		s.matches = append(s.matches, r)
+	}
+	if err := faultsAsErrors(s.addMappedRows); err != nil || s.g.Terms[0] == 0 {
+		t.Fatalf("the whole file: %v, %d terms", err, s.g.Terms[0])
+	}
+	if err := os.Truncate(path, headerSize+int64(pageSize)); err != nil {
+		t.Fatal(err)
+	}
+	if err := faultsAsErrors(s.addMappedRows); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("shortened: %v, want ErrDamaged", err)
+	}
+	if _, err := f.Group(" ", 0, 3); err == nil {
+		t.Fatal("a group of the shortened file was answered")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,10 @@ type File struct {
 	termsAt, marksAt, rowSize uint64
 	marks                     []uint64 // with the terms' length appended
 	periods                   []Period
+	// phrases are the frequent phrases' stored groups, their top terms in column topColumn,
+	// at most topKept each (frequent.go).
+	phrases            map[string]*Group
+	topColumn, topKept int
 }
 
 // Open opens the file at path and checks its header, terms, marks and periods.
@@ -44,8 +49,9 @@ func Open(path string) (*File, error) {
 
 // Limits on what a header may claim, so a damaged one cannot overflow the layout.
 const (
-	maxColumns = 1 << 16
-	maxRows    = 1 << 36
+	maxColumns     = 1 << 16
+	maxRows        = 1 << 36
+	maxPhraseBytes = 1 << 30
 )
 
 func parse(f *os.File) (*File, error) {
@@ -58,10 +64,10 @@ func parse(f *os.File) (*File, error) {
 		return nil, ErrDamaged
 	}
 	h, ok := getHeader(head)
-	if !ok || h.columns == 0 || h.columns > maxColumns || h.periods != h.columns || h.rows > maxRows || h.termsLen > maxRows*1024 {
+	if !ok || h.columns == 0 || h.columns > maxColumns || h.periods != h.columns || h.rows > maxRows || h.termsLen > maxRows*1024 || h.phrases > maxPhraseBytes {
 		return nil, ErrDamaged
 	}
-	termsAt, marksAt, _, size := h.layout()
+	termsAt, marksAt, phrasesAt, size := h.layout()
 	if size != uint64(st.Size()) {
 		return nil, ErrDamaged
 	}
@@ -89,6 +95,9 @@ func parse(f *os.File) (*File, error) {
 	for i := range uint64(h.periods) {
 		p := tail[8*n+periodSize*i:]
 		x.periods = append(x.periods, Period{int32(binary.LittleEndian.Uint32(p)), int64(binary.LittleEndian.Uint64(p[4:]))})
+	}
+	if h.phrases > 0 && !x.decodePhrases(tail[phrasesAt-marksAt:], int(h.columns)) {
+		return nil, ErrDamaged
 	}
 	return x, nil
 }
@@ -174,6 +183,14 @@ func (x *File) Group(phrase string, column, k int) (*Group, error) {
 	if strings.IndexByte(phrase, separator) >= 0 || strings.IndexByte(phrase, escape) >= 0 {
 		return nil, ErrPhrase
 	}
+	if g := x.stored(phrase, column, k); g != nil {
+		return g, nil
+	}
+	return x.scanGroup(phrase, column, k)
+}
+
+// scanGroup is Group found by scanning the file.
+func (x *File) scanGroup(phrase string, column, k int) (*Group, error) {
 	total := newGroup(int(x.h.columns))
 	pieces := len(x.marks) - 1
 	var next atomic.Int64
@@ -183,10 +200,7 @@ func (x *File) Group(phrase string, column, k int) (*Group, error) {
 	for range min(runtime.GOMAXPROCS(0), pieces) {
 		wg.Go(func() {
 			s := &scan{x: x, phrase: []byte(phrase), g: newGroup(int(x.h.columns)), column: column, k: k}
-			var err error
-			for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
-				err = s.piece(i)
-			}
+			err := s.pieces(&next, pieces)
 			mu.Lock()
 			defer mu.Unlock()
 			total.add(s.g, k)
@@ -200,6 +214,31 @@ func (x *File) Group(phrase string, column, k int) (*Group, error) {
 		firstErr = ErrDamaged
 	}
 	return total, firstErr
+}
+
+// pieces adds up pieces taken from next until none is left or one fails.
+func (s *scan) pieces(next *atomic.Int64, pieces int) error {
+	return faultsAsErrors(func() (err error) {
+		for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
+			err = s.piece(i)
+		}
+		return err
+	})
+}
+
+// faultsAsErrors runs fn, turning a fault reading memory into ErrDamaged: a mapped file
+// shortened on disk since Open faults where it is read, which must not end the process.
+func faultsAsErrors(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			err = ErrDamaged
+		}
+	}()
+	return fn()
 }
 
 // plausible says whether a group's sums could come from weights: the checksum leaves the rows
@@ -274,9 +313,14 @@ const gapBytes = 16 << 10
 // maxRead bounds one read's rows (and the goroutine's buffer).
 const maxRead = 1 << 20
 
-// addRows reads the matching rows, nearby ones together, and adds them up.
+// addRows adds up the matching rows: a piece dense with matches through a mapping of its
+// rows, any other by reading the matches, nearby ones together.
 func (s *scan) addRows() error {
-	x, m := s.x, s.matches
+	m := s.matches
+	if len(m) >= markEvery/denseEvery {
+		return s.addMappedRows()
+	}
+	x := s.x
 	perRead := max(1, maxRead/x.rowSize)
 	for len(m) > 0 {
 		n := 1
@@ -288,15 +332,42 @@ func (s *scan) addRows() error {
 		if _, err := x.f.ReadAt(s.rows, int64(headerSize+m[0]*x.rowSize)); err != nil {
 			return err
 		}
-		for j, r := range m[:n] {
-			at := (r - m[0]) * x.rowSize
-			row := s.rows[at : at+x.rowSize]
-			s.g.addRow(row)
-			if s.k > 0 {
-				s.consider(row, r, len(s.matches)-len(m)+j)
-			}
-		}
+		s.addSpan(s.rows, m[:n], len(s.matches)-len(m))
 		m = m[n:]
+	}
+	return nil
+}
+
+// denseEvery: a piece with a match in at least one row in denseEvery is read through a
+// mapping. Reading copied every row between matches a few kB apart, most of the piece, from
+// the page cache; mapped, only the matches' pages are touched. On a 3M x 156 file a phrase
+// in 1 term in 16 took 131 ms mapped against 164 read, while a phrase in 1 in 130 took 61 ms
+// mapped against 44 read (a mapping costs its page faults and the unmapping's TLB flush).
+const denseEvery = 32
+
+// addMappedRows adds the piece's matching rows through a mapping of the rows from its first
+// match to its last.
+func (s *scan) addMappedRows() error {
+	m := s.matches
+	rows, unmap, err := s.x.mapRows(m[0], m[len(m)-1]+1)
+	if err != nil {
+		return err
+	}
+	defer unmap()
+	return s.addSpan(rows, m, 0)
+}
+
+// addSpan adds matches m, whose rows lie in rows from m[0]'s on; first is m[0]'s index among
+// the piece's matches.
+func (s *scan) addSpan(rows []byte, m []uint64, first int) error {
+	size := s.x.rowSize
+	for j, r := range m {
+		at := (r - m[0]) * size
+		row := rows[at : at+size]
+		s.g.addRow(row)
+		if s.k > 0 {
+			s.consider(row, r, first+j)
+		}
 	}
 	return nil
 }

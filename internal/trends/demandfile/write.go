@@ -26,6 +26,10 @@ type Writer struct {
 	marks   []uint64
 	periods []Period
 	row     []byte
+	tokens  *tokenCounter
+	// PhraseTerms: a word or word pair found in at least this many terms has its group stored
+	// (frequent.go); 0 stores none.
+	PhraseTerms int
 }
 
 // Create starts a file at path for a dataset's periods, one column each, in this order.
@@ -41,7 +45,8 @@ func Create(path string, dataset int64, periods []Period) (*Writer, error) {
 	}
 	w := &Writer{path: path, f: f, terms: t, rows: bufio.NewWriterSize(f, 1<<20),
 		h:       header{columns: uint32(len(periods)), dataset: dataset, periods: uint32(len(periods))},
-		periods: slices.Clone(periods), row: make([]byte, 4*len(periods))}
+		periods: slices.Clone(periods), row: make([]byte, 4*len(periods)), tokens: newTokenCounter(tokenCapacity),
+		PhraseTerms: minPhraseTerms}
 	if err != nil {
 		w.Abort()
 		return nil, err
@@ -84,6 +89,7 @@ func (w *Writer) Add(term string, weights []float32) error {
 			b[i] = escape
 		}
 	}
+	w.tokens.addTerm(b[:len(b)-1])
 	w.termSum = crc32.Update(w.termSum, castagnoli, b)
 	if _, err := w.termBuf.Write(b); err != nil {
 		return err
@@ -93,9 +99,31 @@ func (w *Writer) Add(term string, weights []float32) error {
 	return nil
 }
 
-// Finish appends the terms, the marks and the periods, writes the header, and renames the
-// file into place.
+// Finish appends the terms, the marks, the periods and the frequent phrases' groups, writes
+// the header, and renames the file into place.
 func (w *Writer) Finish() error {
+	tail, err := w.writeBody()
+	if err == nil {
+		err = w.writePhrases(tail)
+	}
+	if err == nil {
+		err = w.f.Sync()
+	}
+	w.terms.Close()
+	if err = errors.Join(err, w.f.Close()); err != nil {
+		os.Remove(w.f.Name())
+		return err
+	}
+	if err := os.Rename(w.f.Name(), w.path); err != nil {
+		os.Remove(w.f.Name())
+		return err
+	}
+	return nil
+}
+
+// writeBody completes a file without phrases, which Group can read, and returns its tail (the
+// marks and the periods).
+func (w *Writer) writeBody() ([]byte, error) {
 	err := errors.Join(w.rows.Flush(), w.termBuf.Flush())
 	if err == nil {
 		_, err = w.terms.Seek(0, io.SeekStart)
@@ -115,32 +143,62 @@ func (w *Writer) Finish() error {
 	if err == nil {
 		_, err = w.f.Write(tail)
 	}
+	if err == nil {
+		err = w.writeHeader(tail)
+	}
+	return tail, err
+}
+
+// writeHeader writes the header for a file whose tail (from the marks on) is tail.
+func (w *Writer) writeHeader(tail []byte) error {
 	head := make([]byte, headerSize)
 	w.h.put(head)
 	binary.LittleEndian.PutUint32(head[40:], checksum(head, w.termSum, tail))
-	if err == nil {
-		_, err = w.f.WriteAt(head, 0)
-	}
-	if err == nil {
-		err = w.f.Sync()
-	}
-	w.terms.Close()
-	if err = errors.Join(err, w.f.Close()); err != nil {
-		os.Remove(w.f.Name())
-		return err
-	}
-	if err := os.Rename(w.f.Name(), w.path); err != nil {
-		os.Remove(w.f.Name())
-		return err
-	}
-	return nil
+	_, err := w.f.WriteAt(head, 0)
+	return err
 }
 
-// checksum is the header's checksum: of its first 40 bytes, the terms' checksum and the tail.
+// writePhrases groups the frequent phrases by scanning the file written so far and appends
+// their groups, with the top terms of the latest period's column.
+func (w *Writer) writePhrases(tail []byte) error {
+	if w.PhraseTerms <= 0 {
+		return nil
+	}
+	phrases := w.tokens.frequent(w.PhraseTerms, maxPhrases)
+	if len(phrases) == 0 {
+		return nil
+	}
+	x, err := parse(w.f)
+	if err != nil {
+		return err
+	}
+	latest := 0
+	for i, p := range w.periods {
+		if p.Idx > w.periods[latest].Idx {
+			latest = i
+		}
+	}
+	groups := make([]*Group, len(phrases))
+	for i, p := range phrases {
+		if groups[i], err = x.scanGroup(p, latest, phraseTop); err != nil {
+			return err
+		}
+	}
+	section := encodePhrases(phrases, groups, latest, phraseTop)
+	if _, err := w.f.Write(section); err != nil {
+		return err
+	}
+	w.h.phrases = uint64(len(section))
+	return w.writeHeader(append(tail, section...))
+}
+
+// checksum is the header's checksum: of its bytes but the checksum's own, the terms' checksum
+// and the tail.
 func checksum(head []byte, terms uint32, tail []byte) uint32 {
 	var t [4]byte
 	binary.LittleEndian.PutUint32(t[:], terms)
 	sum := crc32.Checksum(head[:40], castagnoli)
+	sum = crc32.Update(sum, castagnoli, head[44:])
 	sum = crc32.Update(sum, castagnoli, t[:])
 	return crc32.Update(sum, castagnoli, tail)
 }
@@ -153,5 +211,10 @@ func (w *Writer) Abort() {
 	w.f.Close()
 	os.Remove(w.f.Name())
 }
+
+// tokenCapacity bounds the writer's token counter: a token in more than ~1/4096 of the
+// words and pairs counted is kept, far below minPhraseTerms on a file large enough to store
+// phrases.
+const tokenCapacity = 4096
 
 func putFloat(b []byte, v float32) { binary.LittleEndian.PutUint32(b, math.Float32bits(v)) }

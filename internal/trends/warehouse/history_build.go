@@ -23,6 +23,10 @@ var maxPending = 500 // tests make it small
 // rows at 156 periods, which DuckDB sorts within its memory limit.
 var historySlice = 10_000 // tests make it small
 
+// phraseTerms: a word or word pair in this many terms has its root-word group stored in the
+// demand file (demandfile/frequent.go).
+var phraseTerms = demandfile.DefaultPhraseTerms // tests make it small
+
 // refreshHistoryFile writes dataset ds's history file anew when it does not hold exactly the
 // dataset's periods from their current imports and the dataset has a term-ordered copy (the
 // background job calls it after the copy). It reads the copy, and fact for the periods the copy
@@ -172,6 +176,7 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 		fw.Abort()
 		return err
 	}
+	dw.PhraseTerms = phraseTerms
 	b.out, b.demand = fw, dw
 	for from := lo.Int64; lo.Valid && from <= hi.Int64; from += int64(historySlice) {
 		err := stop.Err()

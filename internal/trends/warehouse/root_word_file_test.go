@@ -3,11 +3,14 @@ package warehouse
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/demandfile"
 )
 
 // sameRootWords checks a group's points against the SQL's: the same periods, terms and best
@@ -26,12 +29,42 @@ func sameRootWords(t *testing.T, what string, got, want []RootWordPoint) {
 	}
 }
 
+// storingPhrases runs test twice: with the demand file storing no phrase's group (the test
+// sets are far below the real threshold) and storing every word's and word pair's.
+func storingPhrases(t *testing.T, test func(t *testing.T, stored bool)) {
+	defer func(n int) { phraseTerms = n }(phraseTerms)
+	for _, stored := range []bool{false, true} {
+		phraseTerms = demandfile.DefaultPhraseTerms
+		if stored {
+			phraseTerms = 1
+		}
+		t.Run(fmt.Sprintf("stored=%v", stored), func(t *testing.T) { test(t, stored) })
+	}
+}
+
+// checkStoredPhrases fails unless dataset d's demand file stores groups when it should.
+func checkStoredPhrases(t *testing.T, w *Warehouse, d *Dataset, stored bool) {
+	t.Helper()
+	f, err := demandfile.Open(demandFilePath(historyFilePath(w.asinIndex, d.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if (f.StoredPhrases() > 0) != stored {
+		t.Fatalf("%d phrases stored", f.StoredPhrases())
+	}
+}
+
 // The demand file answers every group as the SQL over fact does: when just written, with new
 // periods read from fact beside it, after a replaced and deleted periods (their columns left
-// out), and after the next rewrite.
+// out), and after the next rewrite; scanned or stored.
 func TestRootWordsFromTheDemandFile(t *testing.T) {
+	storingPhrases(t, testRootWordsFromTheDemandFile)
+}
+
+func testRootWordsFromTheDemandFile(t *testing.T, stored bool) {
 	ctx := context.Background()
-	phrases := []string{"mat", "MUG", "zzz", "a", "mat cleaner 0", "", "Ü", "\x00", "a\x01"}
+	phrases := []string{"mat", "MUG", "zzz", "a", "mat cleaner 0", "", "Ü", "\x00", "a\x01", "cleaner"}
 	churn(t, func(w *Warehouse, d *Dataset, stage string) {
 		answered := 0
 		check := func(stage string) {
@@ -63,6 +96,7 @@ func TestRootWordsFromTheDemandFile(t *testing.T) {
 		if err := w.RefreshHistoryFiles(ctx); err != nil {
 			t.Fatal(err)
 		}
+		checkStoredPhrases(t, w, d, stored)
 		answered = 0
 		check(stage + ", file rewritten")
 		if answered != len(phrases)-2 {
@@ -122,8 +156,12 @@ func flip(b []byte, at int) []byte {
 
 // With lowercase terms (Amazon's files) the demand file also picks the group's top terms,
 // read then from term_stats by their strings: the same rows Explore finds, until a period
-// newer than the file is loaded, when Explore answers again.
+// newer than the file is loaded, when Explore answers again; scanned or stored.
 func TestRootWordTopTermsFromTheDemandFile(t *testing.T) {
+	storingPhrases(t, testRootWordTopTermsFromTheDemandFile)
+}
+
+func testRootWordTopTermsFromTheDemandFile(t *testing.T, stored bool) {
 	ctx := context.Background()
 	w := openTemp(t)
 	rng := rand.New(rand.NewPCG(23, 24))
@@ -165,6 +203,7 @@ func TestRootWordTopTermsFromTheDemandFile(t *testing.T) {
 			}
 		}
 	}
+	checkStoredPhrases(t, w, d, stored)
 	compare("the file current", true)
 	// The files as they are now, put back after the next period's import has them rewritten.
 	hist := historyFilePath(w.asinIndex, d.ID)
