@@ -337,29 +337,3 @@ func TestTokenCounterKeepsTheFrequentTokens(t *testing.T) {
 		t.Fatal("a token Group refuses was counted")
 	}
 }
-
-// Rows read through a mapping of a file shortened since Open are an error, not a crash.
-func TestRowsOfAShortenedFileAreAnError(t *testing.T) {
-	path, _, _ := sample(t, 3*markEvery, 8)
-	f, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s := &scan{x: f, g: newGroup(8)}
-	for r := range uint64(markEvery) {
-		s.matches = append(s.matches, r)
-	}
-	if err := faultsAsErrors(s.addMappedRows); err != nil || s.g.Terms[0] == 0 {
-		t.Fatalf("the whole file: %v, %d terms", err, s.g.Terms[0])
-	}
-	if err := os.Truncate(path, headerSize+int64(pageSize)); err != nil {
-		t.Fatal(err)
-	}
-	if err := faultsAsErrors(s.addMappedRows); !errors.Is(err, ErrDamaged) {
-		t.Fatalf("shortened: %v, want ErrDamaged", err)
-	}
-	if _, err := f.Group(" ", 0, 3); err == nil {
-		t.Fatal("a group of the shortened file was answered")
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -200,7 +199,10 @@ func (x *File) scanGroup(phrase string, column, k int) (*Group, error) {
 	for range min(runtime.GOMAXPROCS(0), pieces) {
 		wg.Go(func() {
 			s := &scan{x: x, phrase: []byte(phrase), g: newGroup(int(x.h.columns)), column: column, k: k}
-			err := s.pieces(&next, pieces)
+			var err error
+			for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
+				err = s.piece(i)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			total.add(s.g, k)
@@ -214,31 +216,6 @@ func (x *File) scanGroup(phrase string, column, k int) (*Group, error) {
 		firstErr = ErrDamaged
 	}
 	return total, firstErr
-}
-
-// pieces adds up pieces taken from next until none is left or one fails.
-func (s *scan) pieces(next *atomic.Int64, pieces int) error {
-	return faultsAsErrors(func() (err error) {
-		for i := int(next.Add(1) - 1); i < pieces && err == nil; i = int(next.Add(1) - 1) {
-			err = s.piece(i)
-		}
-		return err
-	})
-}
-
-// faultsAsErrors runs fn, turning a fault reading memory into ErrDamaged: a mapped file
-// shortened on disk since Open faults where it is read, which must not end the process.
-func faultsAsErrors(fn func() error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			err = ErrDamaged
-		}
-	}()
-	return fn()
 }
 
 // plausible says whether a group's sums could come from weights: the checksum leaves the rows
@@ -313,14 +290,9 @@ const gapBytes = 16 << 10
 // maxRead bounds one read's rows (and the goroutine's buffer).
 const maxRead = 1 << 20
 
-// addRows adds up the matching rows: a piece dense with matches through a mapping of its
-// rows, any other by reading the matches, nearby ones together.
+// addRows reads the matching rows, nearby ones together, and adds them up.
 func (s *scan) addRows() error {
-	m := s.matches
-	if len(m) >= markEvery/denseEvery {
-		return s.addMappedRows()
-	}
-	x := s.x
+	x, m := s.x, s.matches
 	perRead := max(1, maxRead/x.rowSize)
 	for len(m) > 0 {
 		n := 1
@@ -332,42 +304,15 @@ func (s *scan) addRows() error {
 		if _, err := x.f.ReadAt(s.rows, int64(headerSize+m[0]*x.rowSize)); err != nil {
 			return err
 		}
-		s.addSpan(s.rows, m[:n], len(s.matches)-len(m))
-		m = m[n:]
-	}
-	return nil
-}
-
-// denseEvery: a piece with a match in at least one row in denseEvery is read through a
-// mapping. Reading copied every row between matches a few kB apart, most of the piece, from
-// the page cache; mapped, only the matches' pages are touched. On a 3M x 156 file a phrase
-// in 1 term in 16 took 131 ms mapped against 164 read, while a phrase in 1 in 130 took 61 ms
-// mapped against 44 read (a mapping costs its page faults and the unmapping's TLB flush).
-const denseEvery = 32
-
-// addMappedRows adds the piece's matching rows through a mapping of the rows from its first
-// match to its last.
-func (s *scan) addMappedRows() error {
-	m := s.matches
-	rows, unmap, err := s.x.mapRows(m[0], m[len(m)-1]+1)
-	if err != nil {
-		return err
-	}
-	defer unmap()
-	return s.addSpan(rows, m, 0)
-}
-
-// addSpan adds matches m, whose rows lie in rows from m[0]'s on; first is m[0]'s index among
-// the piece's matches.
-func (s *scan) addSpan(rows []byte, m []uint64, first int) error {
-	size := s.x.rowSize
-	for j, r := range m {
-		at := (r - m[0]) * size
-		row := rows[at : at+size]
-		s.g.addRow(row)
-		if s.k > 0 {
-			s.consider(row, r, first+j)
+		for j, r := range m[:n] {
+			at := (r - m[0]) * x.rowSize
+			row := s.rows[at : at+x.rowSize]
+			s.g.addRow(row)
+			if s.k > 0 {
+				s.consider(row, r, len(s.matches)-len(m)+j)
+			}
 		}
+		m = m[n:]
 	}
 	return nil
 }
