@@ -30,12 +30,11 @@ var (
 func (x *File) StoredPhrases() int { return len(x.phrases) }
 
 // tokenCounter finds the words and word pairs that occur most often in bounded memory
-// (Misra and Gries's heavy hitters): every token occurring more than n/(capacity+1) times
-// among n is kept, its count low by at most that much.
+// (Misra and Gries's heavy hitters): of n tokens counted, every token occurring more than
+// n/(capacity+1) times is kept, its count low by at most that much.
 type tokenCounter struct {
 	counts   map[string]int
 	capacity int
-	n        int
 }
 
 func newTokenCounter(capacity int) *tokenCounter {
@@ -71,7 +70,6 @@ func (c *tokenCounter) add(token []byte) {
 	if bytes.IndexByte(token, separator) >= 0 || bytes.IndexByte(token, escape) >= 0 {
 		return
 	}
-	c.n++
 	if n, ok := c.counts[string(token)]; ok {
 		c.counts[string(token)] = n + 1
 		return
@@ -80,6 +78,8 @@ func (c *tokenCounter) add(token []byte) {
 		c.counts[string(token)] = 1
 		return
 	}
+	// A new token with every counter taken: it and one occurrence of every kept token cancel
+	// out, which is what bounds each kept count's error.
 	for t, n := range c.counts {
 		if n == 1 {
 			delete(c.counts, t)
