@@ -20,10 +20,11 @@ import (
 // periods takes ~40 ms to scan.
 const DefaultPhraseTerms = 25_000
 
-var (
-	minPhraseTerms = DefaultPhraseTerms // tests make it small
-	maxPhrases     = 256
-	phraseTop      = 32 // top terms kept per stored group, in the column of the latest period
+var minPhraseTerms = DefaultPhraseTerms // tests make it small
+
+const (
+	maxPhrases = 256
+	phraseTop  = 32 // top terms kept per stored group, in the column of the latest period
 )
 
 // StoredPhrases is how many phrases have their group stored in the file.

@@ -89,7 +89,9 @@ func (w *Writer) Add(term string, weights []float32) error {
 			b[i] = escape
 		}
 	}
-	w.tokens.addTerm(b[:len(b)-1])
+	if w.PhraseTerms > 0 {
+		w.tokens.addTerm(b[:len(b)-1])
+	}
 	w.termSum = crc32.Update(w.termSum, castagnoli, b)
 	if _, err := w.termBuf.Write(b); err != nil {
 		return err

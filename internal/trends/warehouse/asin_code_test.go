@@ -35,8 +35,8 @@ func swapIndex(t *testing.T, w *Warehouse, data []byte) {
 	}
 }
 
-// Product pages (and the watchlist's ProductNow) find their code through the ASIN index, the one on disk now, and in the
-// dictionary past it when the index lacks the code.
+// Product pages (and the watchlist's ProductNow) find their code through the ASIN index, the
+// one on disk now, and in the dictionary past it when the index lacks the code.
 func TestProductPagesFindCodesThroughTheIndex(t *testing.T) {
 	ctx := context.Background()
 	w := openTemp(t)
