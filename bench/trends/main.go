@@ -43,7 +43,7 @@ func main() {
 	questions := flag.Bool("questions", true, "time the questions (and compare with PostgreSQL)")
 	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
 	verbose := flag.Bool("v", false, "log each import step's time")
-	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, brand, rootword, rootword-scan)")
+	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, brand, rootword, rootword-scan)")
 	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
 	if *verbose {
@@ -227,6 +227,10 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 	if len(products) > 0 {
 		report1("product", fmt.Sprintf("product page (terms where an ASIN is in the top 3; %d ASINs)", len(products)), 40, func() {
 			_, err := wh.ProductTerms(ctx, d, products[r.IntN(len(products))], 50)
+			must(err)
+		})
+		report1("explore-asin", fmt.Sprintf("explore filtered by a product (%d ASINs), sort by rank", len(products)), 40, func() {
+			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{ASIN: products[r.IntN(len(products))], Sort: "rank", Limit: 100, Window: 4})
 			must(err)
 		})
 	}
