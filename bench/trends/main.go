@@ -43,7 +43,7 @@ func main() {
 	questions := flag.Bool("questions", true, "time the questions (and compare with PostgreSQL)")
 	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
 	verbose := flag.Bool("v", false, "log each import step's time")
-	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, brand, rootword, rootword-scan)")
+	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, explore-brand, explore-category, brand, rootword, rootword-scan)")
 	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
 	if *verbose {
@@ -231,6 +231,24 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 		})
 		report1("explore-asin", fmt.Sprintf("explore filtered by a product (%d ASINs), sort by rank", len(products)), 40, func() {
 			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{ASIN: products[r.IntN(len(products))], Sort: "rank", Limit: 100, Window: 4})
+			must(err)
+		})
+	}
+	var categories []string // the top categories of the first page of the list, a few times each
+	for _, row := range page.Rows[:min(len(page.Rows), 100)] {
+		if row.TopCategory != "" && !slices.Contains(categories, row.TopCategory) {
+			categories = append(categories, row.TopCategory)
+		}
+	}
+	if len(brands) > 0 {
+		report1("explore-brand", fmt.Sprintf("explore filtered by a brand (%d brands), sort by rank", len(brands)), 40, func() {
+			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Brand: brands[r.IntN(len(brands))], Sort: "rank", Limit: 100, Window: 4})
+			must(err)
+		})
+	}
+	if len(categories) > 0 {
+		report1("explore-category", fmt.Sprintf("explore filtered by a category (%d categories), sort by rank", len(categories)), 40, func() {
+			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Category: categories[r.IntN(len(categories))], Sort: "rank", Limit: 100, Window: 4})
 			must(err)
 		})
 	}
