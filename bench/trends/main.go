@@ -43,7 +43,7 @@ func main() {
 	questions := flag.Bool("questions", true, "time the questions (and compare with PostgreSQL)")
 	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
 	verbose := flag.Bool("v", false, "log each import step's time")
-	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, explore-brand, explore-category, brand, rootword, rootword-scan)")
+	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, explore-brand, brand-now, explore-category, brand, rootword, rootword-scan)")
 	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
 	if *verbose {
@@ -243,6 +243,12 @@ func askQuestions(ctx context.Context, wh *warehouse.Warehouse, d *warehouse.Dat
 	if len(brands) > 0 {
 		report1("explore-brand", fmt.Sprintf("explore filtered by a brand (%d brands), sort by rank", len(brands)), 40, func() {
 			_, err := wh.Explore(ctx, d, warehouse.ExploreQuery{Brand: brands[r.IntN(len(brands))], Sort: "rank", Limit: 100, Window: 4})
+			must(err)
+		})
+	}
+	if len(brands) > 0 {
+		report1("brand-now", fmt.Sprintf("a watchlist brand's latest numbers (%d brands)", len(brands)), 40, func() {
+			_, err := wh.BrandNow(ctx, d, brands[r.IntN(len(brands))])
 			must(err)
 		})
 	}
