@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -130,36 +131,8 @@ func (w *Warehouse) SlotChanges(ctx context.Context, d *Dataset, column string, 
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	lookup := `select id, asin, title from asin where asin in (` + placeholders(len(keys)) + `)`
-	args := make([]any, len(keys))
-	for i, k := range keys {
-		args[i] = strings.ToUpper(k)
-	}
-	if column == "brand" {
-		lookup = `select id, name, null from brand where lower(name) in (` + placeholders(len(keys)) + `)`
-		for i, k := range keys {
-			args[i] = strings.ToLower(k)
-		}
-	}
-	rows, err := w.db.QueryContext(ctx, lookup, args...)
-	if err != nil {
-		return nil, fmt.Errorf("slot changes: %w", err)
-	}
-	named := map[int64][2]string{}
-	var ids []string
-	for rows.Next() {
-		var id int64
-		var key string
-		var title sql.NullString
-		if err := rows.Scan(&id, &key, &title); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		named[id] = [2]string{key, title.String}
-		ids = append(ids, strconv.FormatInt(id, 10))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	named, ids, err := w.slotKeys(ctx, column, keys)
+	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
 	idx := twoPeriods(d.Kind, prev, cur)
@@ -178,7 +151,7 @@ func (w *Warehouse) SlotChanges(ctx context.Context, d *Dataset, column string, 
 			order by best, term_id, id limit %[6]d)
 		select t.term, c.id, c.now from changed c join term t on t.dataset_id = %[2]d and t.id = c.term_id
 		order by c.best, c.term_id, c.id`, c, d.ID, idx[0], idx[1], list, limit)
-	rows, err = w.db.QueryContext(ctx, q)
+	rows, err := w.db.QueryContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("slot changes: %w", err)
 	}
@@ -194,6 +167,51 @@ func (w *Warehouse) SlotChanges(ctx context.Context, d *Dataset, column string, 
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// slotKeys finds SlotChanges' keys in their dictionary: each id with its key and, for a
+// product, its title. Products are found through the ASIN index (asinOf): matching the codes in
+// SQL scanned the 15M-code dictionary, 0.6-1.6 s of a digest's 2-ASIN query on the 3M x 156 set.
+func (w *Warehouse) slotKeys(ctx context.Context, column string, keys []string) (map[int64][2]string, []string, error) {
+	named := map[int64][2]string{}
+	var ids []string
+	found := func(id int64, key, title string) {
+		if _, dup := named[id]; !dup {
+			named[id] = [2]string{key, title}
+			ids = append(ids, strconv.FormatInt(id, 10))
+		}
+	}
+	if column != "brand" {
+		for _, k := range keys {
+			code := strings.ToUpper(k)
+			id, title, err := w.asinOf(ctx, code)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			} else if err != nil {
+				return nil, nil, fmt.Errorf("slot changes: %w", err)
+			}
+			found(int64(id), code, title.String)
+		}
+		return named, ids, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = strings.ToLower(k)
+	}
+	rows, err := w.db.QueryContext(ctx, `select id, name from brand where lower(name) in (`+placeholders(len(keys))+`)`, args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("slot changes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, nil, err
+		}
+		found(id, name, "")
+	}
+	return named, ids, rows.Err()
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
