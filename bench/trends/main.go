@@ -8,6 +8,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"log"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -48,6 +49,7 @@ func main() {
 	flag.Parse()
 	if *verbose {
 		slog.SetLogLoggerLevel(slog.LevelDebug)
+		log.SetFlags(log.LstdFlags | log.Lmicroseconds) // step times line up with CPU samples
 	}
 	dir := *keep
 	if dir == "" {

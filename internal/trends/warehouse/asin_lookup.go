@@ -18,7 +18,6 @@ type step struct {
 
 func (s step) run(ctx context.Context, tx *sql.Tx) error {
 	start := time.Now()
-
 	if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
 		return fmt.Errorf("import: %s: %w", s.what, err)
 	}
@@ -46,9 +45,9 @@ func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string, a
 		return err
 	}
 	// cells is what the dictionary is asked about: (rid, slot, a).
-	cells := fmt.Sprintf(`(select rowid rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null and asin_id1 is null
-		union all select rowid, 2::tinyint, asin2 from %[1]s where asin2 is not null and asin_id2 is null
-		union all select rowid, 3::tinyint, asin3 from %[1]s where asin3 is not null and asin_id3 is null)`, stage)
+	cells := fmt.Sprintf(`(select ord rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null and asin_id1 is null
+		union all select ord, 2::tinyint, asin2 from %[1]s where asin2 is not null and asin_id2 is null
+		union all select ord, 3::tinyint, asin3 from %[1]s where asin3 is not null and asin_id3 is null)`, stage)
 	bounds, err := asinBounds(ctx, tx, cells, cellsPerSlice)
 	if err != nil {
 		return fmt.Errorf("import: asin slices: %w", err)

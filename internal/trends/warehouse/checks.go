@@ -54,7 +54,7 @@ func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, m
 		return mergeFragments(ctx, conn, stage, terms, twice, lenient)
 	}
 	rows, err := conn.QueryContext(ctx, `select term, min(line), list_sort(list(line))[2] from `+stage+`
-		where rowid in (select rid from `+twice+`) group by term order by min(line) limit `+fmt.Sprint(maxWarnings))
+		where ord in (select rid from `+twice+`) group by term order by min(line) limit `+fmt.Sprint(maxWarnings))
 	if err != nil {
 		return stagedChecks{}, err
 	}
@@ -79,19 +79,27 @@ func checkDuplicates(ctx context.Context, conn *sql.Conn, stage, terms string, m
 	if !lenient {
 		return stagedChecks{}, first
 	}
-	_, err = conn.ExecContext(ctx, `delete from `+stage+` s where line > (select min(line) from `+stage+` t where t.term = s.term);
-		delete from `+terms+` where rid not in (select rowid from `+stage+`)`)
+	table, err := materializeStage(ctx, conn, stage)
+	if err != nil {
+		return stagedChecks{}, err
+	}
+	_, err = conn.ExecContext(ctx, `delete from `+table+` s where line > (select min(line) from `+table+` t where t.term = s.term);
+		delete from `+terms+` where rid not in (select ord from `+table+`)`)
 	out.changed = true
 	return out, err
 }
 
-// mergeFragments merges each SP-API term's rows (the rowids in twice) into its first one, slot
+// mergeFragments merges each SP-API term's rows (the rids, their ordinals, in twice) into its first one, slot
 // by slot. A row giving a slot an earlier row of the term gave, or another rank, is a
 // duplicate: strict, the import fails naming both records; lenient, that row is dropped.
 // Only the rows of terms met more than once are read, so a document whose records are in
 // order costs nothing here.
 func mergeFragments(ctx context.Context, conn *sql.Conn, stage, terms, twice string, lenient bool) (stagedChecks, error) {
 	frag, merged, titleOrds := stage+"_frag", stage+"_merged", stage+"_title_ords"
+	table, err := materializeStage(ctx, conn, stage)
+	if err != nil {
+		return stagedChecks{}, err
+	}
 	filled := func(k int) string {
 		return fmt.Sprintf("(asin%[1]d is not null or asin_id%[1]d is not null or click%[1]d is not null or conv%[1]d is not null)", k)
 	}
@@ -99,14 +107,14 @@ func mergeFragments(ctx context.Context, conn *sql.Conn, stage, terms, twice str
 	// it before this row; the rank and first record of its term. A row's records are its
 	// consecutive slots from its first (report: spapiSource.next), so slot k's record is the
 	// row's line plus k minus its first slot.
-	_, err := conn.ExecContext(ctx, fmt.Sprintf(`create or replace temp table %[1]s as
+	_, err = conn.ExecContext(ctx, fmt.Sprintf(`create or replace temp table %[1]s as
 		select *, first_value(rank) over w as first_rank, first_value(line) over w as first_line,
 			min(case when f1 then line + 1 - lo end) over before as before1, min(case when f2 then line + 2 - lo end) over before as before2,
 			min(case when f3 then line + 3 - lo end) over before as before3
 		from (select *, case when f1 then 1 when f2 then 2 else 3 end lo from (
-			select rowid rid, ord, line, term, rank, %[3]s f1, %[4]s f2, %[5]s f3 from %[2]s where rowid in (select rid from %[6]s)))
+			select ord rid, ord, line, term, rank, %[3]s f1, %[4]s f2, %[5]s f3 from %[2]s where ord in (select rid from %[6]s)))
 		window w as (partition by term order by ord), before as (partition by term order by ord rows between unbounded preceding and 1 preceding)`,
-		frag, stage, filled(1), filled(2), filled(3), twice))
+		frag, table, filled(1), filled(2), filled(3), twice))
 	if err != nil {
 		return stagedChecks{}, fmt.Errorf("import: fragments: %w", err)
 	}
@@ -159,7 +167,7 @@ func mergeFragments(ctx context.Context, conn *sql.Conn, stage, terms, twice str
 		if _, err := conn.ExecContext(ctx, `delete from `+frag+` where rid in (`+marks+`)`, drop...); err != nil {
 			return stagedChecks{}, err
 		}
-		if _, err := conn.ExecContext(ctx, `delete from `+stage+` where rowid in (`+marks+`)`, drop...); err != nil {
+		if _, err := conn.ExecContext(ctx, `delete from `+table+` where ord in (`+marks+`)`, drop...); err != nil {
 			return stagedChecks{}, err
 		}
 	}
@@ -175,12 +183,12 @@ func mergeFragments(ctx context.Context, conn *sql.Conn, stage, terms, twice str
 	for k := 1; k <= 3; k++ {
 		steps = append(steps,
 			fmt.Sprintf(`update %[1]s s set asin%[3]d = x.asin%[3]d, asin_id%[3]d = x.asin_id%[3]d, click%[3]d = x.click%[3]d, conv%[3]d = x.conv%[3]d
-				from (select m.keep, f.* from %[2]s m join %[1]s f on f.rowid = m.rid%[3]d where m.rid%[3]d <> m.keep) x where s.rowid = x.keep`, stage, merged, k),
+				from (select m.keep, f.* from %[2]s m join %[1]s f on f.ord = m.rid%[3]d where m.rid%[3]d <> m.keep) x where s.ord = x.keep`, table, merged, k),
 			fmt.Sprintf(`insert into %[1]s select keep, %[3]d, ord%[3]d from %[2]s where rid%[3]d is not null and rid%[3]d <> keep`, titleOrds, merged, k))
 	}
 	steps = append(steps,
-		fmt.Sprintf(`delete from %[1]s where rowid in (select rid from %[2]s) and rowid not in (select keep from %[3]s)`, stage, frag, merged),
-		fmt.Sprintf(`delete from %[1]s where rid not in (select rowid from %[2]s)`, terms, stage))
+		fmt.Sprintf(`delete from %[1]s where ord in (select rid from %[2]s) and ord not in (select keep from %[3]s)`, table, frag, merged),
+		fmt.Sprintf(`delete from %[1]s where rid not in (select ord from %[2]s)`, terms, table))
 	if err := execAll(ctx, conn, steps...); err != nil {
 		return stagedChecks{}, fmt.Errorf("import: fragments: %w", err)
 	}

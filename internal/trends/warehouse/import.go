@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -68,7 +67,12 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	}
 	defer conn.Close()
 	stage := "stage_" + randomHex(8)
-	defer conn.ExecContext(context.Background(), `drop table if exists `+stage)
+	defer dropStage(context.Background(), conn, stage)
+	// The staging files live until the import ends: the view stage reads them (readStage).
+	paths := stagePaths(w.dir, stage)
+	for _, p := range paths {
+		defer os.Remove(p)
+	}
 	started := time.Now()
 	spill, err := newTitleSpill(w.dir, stage)
 	if err != nil {
@@ -83,7 +87,7 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	names.asins = w.openASINIndex(ctx, conn)
 	defer names.asins.close()
 	slog.Debug("import step", "step", "asin index", "found", names.asins != nil, "took", time.Since(opened))
-	staged, err := w.stageRows(ctx, conn, stage, src, spill, names, opts.Progress)
+	staged, err := stageRows(ctx, conn, stage, paths, src, spill, names, opts.Progress)
 	names.asins.close() // its memory is DuckDB's again for the statements that follow
 	if err != nil {
 		return nil, err
@@ -230,8 +234,9 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// stageColumns are the staging table's columns, in the order readStage fills them.
-// ord numbers the rows in the report's order (from 0); titles are not staged (titleSpill).
+// stageColumns are the staged rows' columns (the view readStage makes) and their SQL types.
+// ord numbers the rows in the report's order (from 0) and is their key in the import's
+// tables (rid); titles are not staged (titleSpill).
 var stageColumns = [][2]string{{"ord", "integer"}, {"line", "integer"}, {"term", "varchar"}, {"rank", "integer"}, {"department", "varchar"},
 	{"asin1", "varchar"}, {"click1", "smallint"}, {"conv1", "smallint"},
 	{"asin2", "varchar"}, {"click2", "smallint"}, {"conv2", "smallint"},
@@ -256,38 +261,24 @@ func loadNames(ctx context.Context, conn *sql.Conn) (stageNames, error) {
 	return stageNames{brands: brands, categories: categories}, err
 }
 
-// stageDDL describes stageColumns for CREATE TABLE.
-func stageDDL() string {
-	cols := make([]string, len(stageColumns))
-	for i, c := range stageColumns {
-		cols[i] = c[0] + " " + c[1]
-	}
-	return strings.Join(cols, ", ")
-}
-
-// stageRows streams the source into a staging table. Rows are parsed on one goroutine and
-// written by stageWriters others, each to a Parquet file of normalised values next to the
-// store (stage.go), which DuckDB loads once the whole report is parsed. Parquet, not CSV:
+// stageRows streams the source into the staging files at paths. Rows are parsed on one
+// goroutine and written by stageWriters others, each to a Parquet file of normalised values
+// next to the store (stage.go), which DuckDB reads as the view stage once the whole report is
+// parsed (readStage). Parquet, not CSV:
 // DuckDB loads a 2.67M-row week's staged rows in 0.43–0.58 s from Parquet against 1.24–1.34 s
 // from CSV, and the writers keep pace with the parser, so staging went from 3.4–3.7 s (CSV
 // through pipes, read while written) to ~2.6–2.9 s. DuckDB's appender took ~4 s per million
 // rows. Nothing of the file is held in Go memory beyond a few batches of rows and each
 // writer's current row group.
-func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string, src RowSource, spill *titleSpill, names stageNames, progress func(int64)) (stagedCounts, error) {
-	if _, err := conn.ExecContext(ctx, `create temp table `+stage+` (`+stageDDL()+`)`); err != nil {
-		return stagedCounts{}, fmt.Errorf("import: stage: %w", err)
-	}
+func stageRows(ctx context.Context, conn *sql.Conn, stage string, paths []string, src RowSource, spill *titleSpill, names stageNames, progress func(int64)) (stagedCounts, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	count := newRowCounter(progress)
 	batches, readErr := readBatches(ctx, src)
 	// Every writer takes the next batch when it is ready; a failed one stops the parser, and the
 	// others then run out of batches.
-	paths := make([]string, stageWriters)
-	written := make(chan error, stageWriters)
+	written := make(chan error, len(paths))
 	for i := range paths {
-		paths[i] = filepath.Join(w.dir, fmt.Sprintf("%s-%d.parquet", stage, i))
-		defer os.Remove(paths[i])
 		go func() {
 			err := writeStaged(paths[i], batches, spill, names, count)
 			if err != nil {
@@ -312,15 +303,26 @@ func (w *Warehouse) stageRows(ctx context.Context, conn *sql.Conn, stage string,
 	case parseErr != nil:
 		return count.stagedCounts, parseErr
 	}
+	loading := time.Now()
 	if err := loadStage(ctx, conn, stage, paths); err != nil {
 		return count.stagedCounts, err
 	}
+	slog.Debug("import step", "step", "stage: view", "took", time.Since(loading))
 	count.done()
 	return count.stagedCounts, nil
 }
 
 // stageWriters is how many goroutines write staged rows, each to its own file.
 const stageWriters = 2
+
+// stagePaths are the staging files of the import whose stage is named stage, one per writer.
+func stagePaths(dir, stage string) []string {
+	paths := make([]string, stageWriters)
+	for i := range paths {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("%s-%d.parquet", stage, i))
+	}
+	return paths
+}
 
 // stagedCounts are the period record's counts of the staged rows: rows, the deepest rank, and
 // terms with 0, 1, 2 and 3 products. Counted as the rows are written, they spare a scan of the
@@ -462,7 +464,7 @@ func readBatches(ctx context.Context, src RowSource) (<-chan rowBatch, <-chan er
 // term itself only for those: no later step reads the others' strings. It runs
 // before the import's transaction; the writer lock keeps the dictionary as it is until then.
 func lookUpTerms(ctx context.Context, conn *sql.Conn, stage, terms string, meta report.Meta, workspace string) error {
-	_, err := conn.ExecContext(ctx, `create or replace temp table `+terms+` as select s.rowid rid, case when t.id is null then s.term end term, t.id from `+stage+` s
+	_, err := conn.ExecContext(ctx, `create or replace temp table `+terms+` as select s.ord rid, case when t.id is null then s.term end term, t.id from `+stage+` s
 		left join (select id, term from term where dataset_id = (select id from dataset where workspace = ? and marketplace = ? and kind = ?)) t
 		on t.term = s.term`, workspace, meta.Marketplace, string(meta.Period.Kind))
 	if err != nil {
@@ -496,9 +498,9 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 	periodRows := step{"period rows", `create temp table ` + rows + ` as select t.id term_id, s.rank, s.department,
 			coalesce(s.asin_id1, a1.id) asin1, coalesce(s.asin_id2, a2.id) asin2, coalesce(s.asin_id3, a3.id) asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			s.brand1, s.brand2, s.brand3, s.cat1, s.cat2, s.cat3, s.term, s.asin1 code
-			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.rowid
-			left join ` + ids + ` a1 on a1.rid = s.rowid and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.rowid and a2.slot = 2
-			left join ` + ids + ` a3 on a3.rid = s.rowid and a3.slot = 3
+			from ` + stage + ` s join ` + termIDs + ` t on t.rid = s.ord
+			left join ` + ids + ` a1 on a1.rid = s.ord and a1.slot = 1 left join ` + ids + ` a2 on a2.rid = s.ord and a2.slot = 2
+			left join ` + ids + ` a3 on a3.rid = s.ord and a3.slot = 3
 			order by t.id`, nil}
 	run := func(s step) error { return s.run(ctx, tx) }
 	for _, s := range dictionaries {
@@ -534,7 +536,10 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, stage string, spill *t
 	}
 	// The staged rows and their ids are not read again: dropped now, they free DuckDB's
 	// memory for the statements that follow.
-	if err := run(step{"drop staged", `drop table ` + ids + `; drop table ` + termIDs + `; drop table ` + stage, nil}); err != nil {
+	if err := run(step{"drop staged", `drop table ` + ids + `; drop table ` + termIDs, nil}); err != nil {
+		return err
+	}
+	if err := dropStage(ctx, tx, stage); err != nil {
 		return err
 	}
 	// The copy keeps the rows' order (by term id): fact is read by term range.

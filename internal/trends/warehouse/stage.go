@@ -145,23 +145,53 @@ func nameID(d *nameIDs, cache map[string]int32, name string) int32 {
 // loadStage is readStage; tests replace it to fail.
 var loadStage = readStage
 
-// readStage loads the staging files at paths into the staging table.
+// readStage makes stage a temporary view of the staging files at paths, with NULLs where
+// they hold stagedNull, each column of its stageColumns type. A view, not a table: the steps
+// after it read the files themselves (each only the columns it needs), which on the 3M x 156
+// set cost 0.4-0.8 s less per 2.67M-row week than copying every row into a temporary table
+// first. The rows' own key is ord (their place in the report), not a rowid. The checks that
+// drop or merge rows first copy them into a table (materializeStage).
 func readStage(ctx context.Context, conn *sql.Conn, stage string, paths []string) error {
 	cols := make([]string, len(stageColumns))
 	for i, c := range stageColumns {
-		cols[i] = c[0]
+		v := c[0]
 		if c[0] != "ord" && c[0] != "line" && c[0] != "term" && c[0] != "rank" {
-			cols[i] = "nullif(" + c[0] + ", " + stagedNull(c[1]) + ")"
+			v = "nullif(" + c[0] + ", " + stagedNull(c[1]) + ")"
 		}
+		cols[i] = "cast(" + v + " as " + c[1] + ") as " + c[0]
 	}
-	args := make([]any, len(paths))
+	files := make([]string, len(paths))
 	for i, p := range paths {
-		args[i] = p
+		files[i] = sqlString(p)
 	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(paths)), ", ")
-	_, err := conn.ExecContext(ctx, `insert into `+stage+` select `+strings.Join(cols, ", ")+` from read_parquet([`+marks+`])`, args...)
+	_, err := conn.ExecContext(ctx, `create temp view `+stage+` as select `+strings.Join(cols, ", ")+
+		` from read_parquet([`+strings.Join(files, ", ")+`])`)
 	if err != nil {
 		return fmt.Errorf("import: stage: %w", err)
 	}
 	return nil
+}
+
+// sqlString quotes s as an SQL string literal (a view cannot take parameters).
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// stagedTable names the table materializeStage copies the staged rows into.
+func stagedTable(stage string) string { return stage + "_copy" }
+
+// materializeStage copies the staged rows into stagedTable(stage) and points the view stage
+// at it, so the checks can drop and merge rows; it returns the table's name.
+func materializeStage(ctx context.Context, conn *sql.Conn, stage string) (string, error) {
+	table := stagedTable(stage)
+	err := execAll(ctx, conn, `create temp table `+table+` as select * from `+stage,
+		`create or replace temp view `+stage+` as select * from `+table)
+	if err != nil {
+		return "", fmt.Errorf("import: stage: %w", err)
+	}
+	return table, nil
+}
+
+// dropStage drops the view stage and the table materializeStage may have made.
+func dropStage(ctx context.Context, conn execer, stage string) error {
+	_, err := conn.ExecContext(ctx, `drop view if exists `+stage+`; drop table if exists `+stagedTable(stage))
+	return err
 }

@@ -132,12 +132,13 @@ func (s *titleSpill) close() {
 // titleOrds, when not "", is a table (rid, slot, ord) of cells whose title was spilled with
 // another row's ordinal than their row's (merged SP-API fragments: checks.go).
 func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells, ids string, spill *titleSpill, titleOrds string) error {
-	ord, join := "s.ord", ""
+	// A cell's row key is the row's ordinal (rid = ord), which its title was spilled under.
+	ord, join := "n.rid", ""
 	if titleOrds != "" {
-		ord, join = "coalesce(o.ord, s.ord)", ` left join `+titleOrds+` o on o.rid = n.rid and o.slot = n.slot`
+		ord, join = "coalesce(o.ord, n.rid)", ` left join `+titleOrds+` o on o.rid = n.rid and o.slot = n.slot`
 	}
 	rows, err := tx.QueryContext(ctx, `select n.a, min(`+ord+`) ord, arg_min(n.slot, `+ord+`) slot
-		from `+newCells+` n join `+stage+` s on s.rowid = n.rid`+join+` group by n.a order by ord`)
+		from `+newCells+` n`+join+` group by n.a order by ord`)
 	if err != nil {
 		return fmt.Errorf("import: new asins: %w", err)
 	}
