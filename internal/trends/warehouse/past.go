@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sellertrends/sellertrends/internal/trends/report"
@@ -55,27 +57,120 @@ func (w *Warehouse) resolveAt(ctx context.Context, db reader, d *Dataset, at tim
 	return idx, idx != int(latest.Int64), nil
 }
 
-// withPastMeasures computes the measures of every term of period idx into a temporary table
-// and calls fn with the transaction that holds it and its name.
+// withPastMeasures calls fn with a transaction holding the measures of every term of period
+// idx in a temporary table, and the table's name. The last period computed stays cached
+// (pastCache) while the dataset's periods stay as they were: computing one costs 17.7–19.2 s
+// at 3M terms x 156 weeks, and a seller paging, sorting or filtering a list at that week
+// asks for it again with every click.
 func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, fn func(tx *sql.Tx, table string) error) error {
-	conn, err := w.db.Conn(ctx)
-	if err != nil {
-		return err
+	c := &w.past
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		conn, err := w.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		c.conn = conn
 	}
-	defer conn.Close()
-	tx, err := beginTx(ctx, conn)
+	c.touch()
+	tx, err := beginTx(ctx, c.conn)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	name := "past_" + randomHex(6)
-	table, codes := name+"_stats", name+"_codes"
+	fingerprint, err := periodsFingerprint(ctx, tx, d.ID)
+	if err != nil {
+		return err
+	}
+	key := pastKey{dataset: d.ID, period: idx, fingerprint: fingerprint}
+	if c.table != "" && c.key == key {
+		return fn(tx, c.table)
+	}
+	// Computed in this transaction and kept only if it commits: on any error the rollback
+	// brings the previous table (and c's record of it) back as they were.
+	table := "past_" + randomHex(6) + "_stats"
+	if c.table != "" {
+		if _, err := tx.ExecContext(ctx, `drop table `+c.table); err != nil {
+			return err
+		}
+	}
 	started := time.Now()
-	if err := pastMeasures(ctx, tx, d.ID, idx, table, codes); err != nil {
+	if err := pastMeasures(ctx, tx, d.ID, idx, table, table+"_codes"); err != nil {
 		return fmt.Errorf("measures at a past period: %w", err)
 	}
+	pastComputed.Add(1)
 	slog.Debug("past measures", "dataset", d.ID, "period", idx, "took", time.Since(started))
-	return fn(tx, table)
+	if err := fn(tx, table); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	c.table, c.key = table, key
+	return nil
+}
+
+// pastCache is the last past period's measures: a temporary table on a connection of its own
+// (temporary tables live on their connection), for the dataset, period and state of the
+// dataset's periods (periodsFingerprint) they were computed for; any import, replacement or
+// deletion since changes the fingerprint, and the next request computes them again. Requests
+// for past periods take turns. After pastCacheIdle without one, the table and its connection
+// are let go, so DuckDB's memory and spill space are not held for a list nobody reads.
+type pastCache struct {
+	mu    sync.Mutex
+	conn  *sql.Conn
+	table string
+	key   pastKey
+	idle  *time.Timer
+}
+
+type pastKey struct {
+	dataset, period int
+	fingerprint     string
+}
+
+// pastCacheIdle is how long the cached table outlives its last request.
+const pastCacheIdle = 10 * time.Minute
+
+// pastComputed counts past periods' measures computed (tests read it).
+var pastComputed atomic.Int64
+
+// touch (under mu) restarts the idle timer.
+func (c *pastCache) touch() {
+	if c.idle == nil {
+		c.idle = time.AfterFunc(pastCacheIdle, c.release)
+		return
+	}
+	c.idle.Reset(pastCacheIdle)
+}
+
+// release drops the cached table and closes its connection.
+func (c *pastCache) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.releaseLocked()
+}
+
+func (c *pastCache) releaseLocked() {
+	if c.idle != nil {
+		c.idle.Stop()
+		c.idle = nil
+	}
+	if c.conn == nil {
+		return
+	}
+	// A statement runs on the connection whatever it holds: one cancelled as it started would
+	// otherwise keep the store open after Close (flushConnections).
+	q := `select 1`
+	if c.table != "" {
+		q = `drop table if exists ` + c.table
+	}
+	if _, err := c.conn.ExecContext(context.Background(), q); err != nil {
+		slog.Error("past measures: releasing the cached table", "err", err)
+	}
+	c.conn.Close()
+	c.conn, c.table, c.key = nil, "", pastKey{}
 }
 
 // pastMeasures fills table (created here, temporary) with the measures of period idx.
@@ -90,8 +185,11 @@ func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes str
 	}
 	err = execAll(ctx, tx, `create temp table `+table+` as select * from term_stats limit 0`,
 		fmt.Sprintf(`create temp table %s_old as select term_id, spark, rank_13 from term_stats limit 0`, table))
-	if err != nil || !maxID.Valid {
+	if err != nil {
 		return err
+	}
+	if !maxID.Valid { // the period has no rows: its measures are none
+		return execAll(ctx, tx, `drop table `+table+`_old`)
 	}
 	latest, err := periodRowsFromFact(ctx, tx, ds, idx, codes)
 	if err != nil {
@@ -114,5 +212,6 @@ func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes str
 			return err
 		}
 	}
-	return nil
+	// Only table outlives the transaction (it is cached: withPastMeasures).
+	return execAll(ctx, tx, `drop table `+table+`_old`, `drop table if exists `+codes)
 }

@@ -58,6 +58,8 @@ type Warehouse struct {
 	histBuildMu sync.Mutex
 	// tops: which datasets' copies have their term_tops tables (term_tops.go).
 	tops *productTables
+	// past: the last past period's measures (past.go).
+	past pastCache
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
@@ -270,6 +272,7 @@ func (w *Warehouse) Close() error {
 	w.bgStop()
 	w.bgMu.Unlock()
 	w.bg.Wait()
+	w.past.release()
 	w.flushConnections()
 	w.hist.closeAll()
 	w.codes.mu.Lock()
