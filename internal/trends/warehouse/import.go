@@ -58,9 +58,10 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	w.preemptBackground()
 	defer w.lockWriter(ctx)()
 	meta := src.Meta()
-	// One connection for the whole import: the staging table is a temporary table, which lives
-	// on its connection only (and in memory, spilling if it must). Writing it as a regular
-	// table cost 6.3 s against 2.6 s for a 3M-row week, and a killed process leaves none behind.
+	// One connection for the whole import: the staging view and the import's tables are
+	// temporary, which live on their connection only (and in memory, spilling if they must).
+	// A regular staging table cost 6.3 s against 2.6 s for a 3M-row week, and a killed process
+	// leaves no temporary object behind.
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -326,7 +327,7 @@ func stagePaths(dir, stage string) []string {
 
 // stagedCounts are the period record's counts of the staged rows: rows, the deepest rank, and
 // terms with 0, 1, 2 and 3 products. Counted as the rows are written, they spare a scan of the
-// staging table (0.35 s for 2.67M rows).
+// staged rows (0.35 s for 2.67M rows).
 type stagedCounts struct {
 	rows    int64
 	deepest int32

@@ -8,7 +8,7 @@ import (
 )
 
 // nameIDs numbers the names of a small dictionary (brands, categories) while the rows are
-// staged, so the staging table holds their ids and the period's rows need no string joins:
+// staged, so the staged rows hold their ids and the period's rows need no string joins:
 // three brand and three category names per row, looked up by name in SQL, were six hash joins
 // over every staged row plus two passes over the names to find the new ones. These
 // dictionaries are small (a brand per product line, not per product), so they are read whole
