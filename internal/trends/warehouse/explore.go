@@ -298,7 +298,7 @@ func (w *Warehouse) ExportTerms(ctx context.Context, d *Dataset, q ExploreQuery,
 		}
 		return w.exportTerms(ctx, w.db, d, q, fn)
 	}
-	return w.withPastMeasures(ctx, d, idx, func(tx *sql.Tx, table string) error {
+	return w.withFreshPastMeasures(ctx, d, idx, func(tx *sql.Tx, table string) error {
 		q.table, q.period = table, idx
 		return w.exportTerms(ctx, tx, d, q, fn)
 	})

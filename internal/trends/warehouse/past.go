@@ -89,18 +89,15 @@ func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, f
 	}
 	// Computed in this transaction and kept only if it commits: on any error the rollback
 	// brings the previous table (and c's record of it) back as they were.
-	table := "past_" + randomHex(6) + "_stats"
 	if c.table != "" {
 		if _, err := tx.ExecContext(ctx, `drop table `+c.table); err != nil {
 			return err
 		}
 	}
-	started := time.Now()
-	if err := pastMeasures(ctx, tx, d.ID, idx, table, table+"_codes"); err != nil {
-		return fmt.Errorf("measures at a past period: %w", err)
+	table, err := computePastMeasures(ctx, tx, d.ID, idx)
+	if err != nil {
+		return err
 	}
-	pastComputed.Add(1)
-	slog.Debug("past measures", "dataset", d.ID, "period", idx, "took", time.Since(started))
 	if err := fn(tx, table); err != nil {
 		return err
 	}
@@ -109,6 +106,40 @@ func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, f
 	}
 	c.table, c.key = table, key
 	return nil
+}
+
+// withFreshPastMeasures is withPastMeasures without the cache, on a connection of its own: an
+// export streams its rows at the pace of the seller's download, and holding the cache that long
+// would stall every other question at a past period.
+func (w *Warehouse) withFreshPastMeasures(ctx context.Context, d *Dataset, idx int, fn func(tx *sql.Tx, table string) error) error {
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	tx, err := beginTx(ctx, conn)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	table, err := computePastMeasures(ctx, tx, d.ID, idx)
+	if err != nil {
+		return err
+	}
+	return fn(tx, table)
+}
+
+// computePastMeasures computes the measures of period idx into a new temporary table in tx
+// and returns its name.
+func computePastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int) (string, error) {
+	table := "past_" + randomHex(6) + "_stats"
+	started := time.Now()
+	if err := pastMeasures(ctx, tx, ds, idx, table, table+"_codes"); err != nil {
+		return "", fmt.Errorf("measures at a past period: %w", err)
+	}
+	pastComputed.Add(1)
+	slog.Debug("past measures", "dataset", ds, "period", idx, "took", time.Since(started))
+	return table, nil
 }
 
 // pastCache is the last past period's measures: a temporary table on a connection of its own

@@ -95,3 +95,46 @@ func TestPastMeasuresAreCachedUntilThePeriodsChange(t *testing.T) {
 		t.Errorf("after the deletion, the answer differs from a fresh computation:\n got %.400s\nwant %.400s", got, fresh)
 	}
 }
+
+// An export at a past period streams at the pace of the seller's download: while one is held
+// mid-stream, a list at a past period still answers (the export does not hold the cache).
+func TestPastExportDoesNotHoldTheCache(t *testing.T) {
+	w := openTemp(t)
+	importFiles(t, w, "ws", seriesFiles(t, 7)...)
+	d := dataset(t, w, "ws")
+	ctx := context.Background()
+	week5 := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	streaming, release := make(chan struct{}), make(chan struct{})
+	answered, exported := make(chan error, 1), make(chan error, 1)
+	go func() {
+		first := true
+		exported <- w.ExportTerms(ctx, d, ExploreQuery{At: week5, Sort: "term", Window: 4}, func(TermRow) error {
+			if first { // hold the stream until the list has answered
+				first = false
+				close(streaming)
+				<-release
+			}
+			return nil
+		})
+	}()
+	<-streaming
+	go func() {
+		_, err := w.Explore(ctx, d, ExploreQuery{At: week5, Sort: "rank", Window: 4, Limit: 20})
+		answered <- err
+	}()
+	select {
+	case err := <-exported:
+		t.Fatalf("the export ended before the list answered: %v", err)
+	case <-time.After(time.Minute): // the list waits on the export: it would never answer
+		close(release)
+		t.Fatal("a list at a past period waited for an export held mid-stream")
+	case err := <-answered:
+		close(release)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-exported; err != nil {
+		t.Fatal(err)
+	}
+}
