@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -31,6 +32,9 @@ var workspace string
 // rebuildCopy says whether the import benchmark ends by timing a rebuild of the copy.
 var rebuildCopy bool
 
+// cpuProfile names the file the timed CSV import's CPU profile is written to ("": none).
+var cpuProfile string
+
 func main() {
 	terms := flag.Int("terms", 100000, "terms per week")
 	weeks := flag.Int("weeks", 52, "weeks")
@@ -45,6 +49,7 @@ func main() {
 	importMem := flag.String("import-memory", "1GB", "DuckDB memory limit while importing (the server's DUCKDB_IMPORT_MEMORY)")
 	verbose := flag.Bool("v", false, "log each import step's time")
 	flag.StringVar(&only, "only", "", "time only these questions (comma-separated: history, history10, explore, explore-prefix, overview, summary, product, explore-asin, explore-brand, brand-now, explore-category, brand, rootword, rootword-scan, explore-past)")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write the CSV import's CPU profile (Go's side only: DuckDB's C++ shows as cgo calls) to this file")
 	flag.BoolVar(&rebuildCopy, "compact", true, "after the imports, time a rebuild of the term-ordered copy")
 	flag.Parse()
 	if *verbose {
@@ -414,9 +419,11 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	must(err)
 
 	resetPeakRSS()
+	stopProfile := startCPUProfile()
 	start := time.Now()
 	rec := importFile(ctx, wh, csvPath)
 	ours := time.Since(start)
+	stopProfile()
 	importRSS := peakRSS()
 	fmt.Printf("import of a %d-row weekly CSV (%.0f MB) into the set (replaced: %v), measures refreshed, one transaction: %s (peak RSS %s); DuckDB read_csv alone (median of three): %s; ratio %.1fx\n",
 		rec.Rows, float64(st.Size())/1e6, rec.Replaced, ours.Round(time.Millisecond), importRSS, bare.Round(time.Millisecond), ours.Seconds()/bare.Seconds())
@@ -437,6 +444,20 @@ func benchImport(ctx context.Context, wh *warehouse.Warehouse, dir string, size 
 	start = time.Now()
 	must(wh.Compact(ctx, rec.DatasetID))
 	fmt.Printf("rebuild of the term-ordered copy (in the background, once %d periods are outside it or appended to it): %s\n", warehouse.CompactAfter, time.Since(start).Round(time.Millisecond))
+}
+
+// startCPUProfile starts the CPU profile -cpuprofile asks for and returns what stops it.
+func startCPUProfile() (stop func()) {
+	if cpuProfile == "" {
+		return func() {}
+	}
+	f, err := os.Create(cpuProfile)
+	must(err)
+	must(pprof.StartCPUProfile(f))
+	return func() {
+		pprof.StopCPUProfile()
+		must(f.Close())
+	}
 }
 
 func importFile(ctx context.Context, wh *warehouse.Warehouse, path string) *warehouse.PeriodRecord {
