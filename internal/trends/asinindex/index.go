@@ -2,12 +2,14 @@ package asinindex
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -102,36 +104,75 @@ func coverageOf(head []byte) Coverage {
 }
 
 func parse(data []byte) (*Index, error) {
-	if len(data) < headerSize || string(data[:8]) != magic {
-		return nil, errors.New("not an index file")
+	h, err := check(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	dirEnd, entriesAt := layout(h.bits)
+	return &Index{bits: h.bits, coverage: h.coverage,
+		dir:     unsafe.Slice((*uint32)(unsafe.Pointer(&data[headerSize])), (dirEnd-headerSize)/4),
+		entries: unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(data[entriesAt:]))), h.count)}, nil
+}
+
+// header is what an index file's header says.
+type header struct {
+	bits     uint
+	count    uint64
+	coverage Coverage
+}
+
+// check reads a whole index file of size bytes from r and returns its header, once the file's
+// length, its directory (starts in order, from 0 to the entry count) and both checksums are
+// as the header says. It reads in pieces, so checking a file holds none of it.
+func check(r io.Reader, size int64) (header, error) {
+	head := make([]byte, headerSize)
+	if _, err := io.ReadFull(r, head); err != nil || string(head[:8]) != magic {
+		return header{}, errors.New("not an index file")
 	}
 	le := binary.LittleEndian
-	b := uint(le.Uint32(data[8:]))
-	count := le.Uint64(data[16:])
-	cov := coverageOf(data)
-	if b < minBucketBits || b > maxBucketBits {
-		return nil, errors.New("bad bucket size")
+	h := header{bits: uint(le.Uint32(head[8:])), count: le.Uint64(head[16:]), coverage: coverageOf(head)}
+	if h.bits < minBucketBits || h.bits > maxBucketBits {
+		return header{}, errors.New("bad bucket size")
 	}
-	dirEnd, entriesAt := layout(b)
-	if uint64(len(data)) != uint64(entriesAt)+8*count {
-		return nil, errors.New("truncated or overlong")
+	dirEnd, entriesAt := layout(h.bits)
+	if h.count > math.MaxInt64/8 || uint64(size) != uint64(entriesAt)+8*h.count {
+		return header{}, errors.New("truncated or overlong")
 	}
-	if crc32.Checksum(data[headerSize:entriesAt], castagnoli) != le.Uint32(data[48:]) ||
-		crc32.Checksum(data[entriesAt:], castagnoli) != le.Uint32(data[52:]) {
-		return nil, errors.New("checksum mismatch")
-	}
-	x := &Index{bits: b, coverage: cov,
-		dir:     unsafe.Slice((*uint32)(unsafe.Pointer(&data[headerSize])), (dirEnd-headerSize)/4),
-		entries: unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(data[entriesAt:]))), count)}
-	for i := 1; i < len(x.dir); i++ {
-		if x.dir[i] < x.dir[i-1] {
-			return nil, errors.New("bad directory")
+	crc := crc32.New(castagnoli)
+	dir := io.TeeReader(io.LimitReader(r, int64(entriesAt-headerSize)), crc)
+	buf := make([]byte, 64<<10)
+	prev, starts := uint32(0), (dirEnd-headerSize)/4
+	for read := 0; read < starts; {
+		n := min(len(buf)/4, starts-read)
+		if _, err := io.ReadFull(dir, buf[:4*n]); err != nil {
+			return header{}, errors.New("truncated or overlong")
 		}
+		for i := range n {
+			d := le.Uint32(buf[4*i:])
+			if d < prev || (read == 0 && i == 0 && d != 0) {
+				return header{}, errors.New("bad directory")
+			}
+			prev = d
+		}
+		read += n
 	}
-	if x.dir[0] != 0 || uint64(x.dir[len(x.dir)-1]) != count {
-		return nil, errors.New("bad directory")
+	if uint64(prev) != h.count {
+		return header{}, errors.New("bad directory")
 	}
-	return x, nil
+	if _, err := io.Copy(io.Discard, dir); err != nil { // the padding before the entries
+		return header{}, err
+	}
+	if crc.Sum32() != le.Uint32(head[48:]) {
+		return header{}, errors.New("checksum mismatch")
+	}
+	crc.Reset()
+	if _, err := io.CopyBuffer(crc, r, buf); err != nil {
+		return header{}, err
+	}
+	if crc.Sum32() != le.Uint32(head[52:]) {
+		return header{}, errors.New("checksum mismatch")
+	}
+	return h, nil
 }
 
 // layout returns where the directory ends and the entries start for a bucket size.

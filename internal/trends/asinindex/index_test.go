@@ -1,10 +1,12 @@
 package asinindex
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -145,7 +147,32 @@ func checkIndex(t *testing.T, path string, want map[string]int32, absent []strin
 			t.Fatalf("Lookup(%q) = %d, want not found", c, got)
 		}
 	}
+	checkFile(t, path, x, want, absent)
 	return x
+}
+
+// checkFile opens the index at path on demand (OpenFile) and checks that it answers as x,
+// the same file read whole, does.
+func checkFile(t *testing.T, path string, x *Index, want map[string]int32, absent []string) {
+	t.Helper()
+	f, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Len() != x.Len() || f.Coverage() != x.Coverage() {
+		t.Errorf("OpenFile: Len %d, Coverage %+v; Open: %d, %+v", f.Len(), f.Coverage(), x.Len(), x.Coverage())
+	}
+	for c, id := range want {
+		if got, ok, err := f.Lookup(c); err != nil || !ok || got != id {
+			t.Fatalf("File.Lookup(%q) = %d, %v, %v; want %d", c, got, ok, err, id)
+		}
+	}
+	for _, c := range absent {
+		if got, ok, err := f.Lookup(c); ok || err != nil {
+			t.Fatalf("File.Lookup(%q) = %d, %v, %v; want not found", c, got, ok, err)
+		}
+	}
 }
 
 func TestWriteThenExtend(t *testing.T) {
@@ -247,6 +274,10 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 			x.Close()
 			t.Errorf("%s: Open accepted the file", what)
 		}
+		if x, err := OpenFile(path); err == nil {
+			x.Close()
+			t.Errorf("%s: OpenFile accepted the file", what)
+		}
 	}
 	for _, spoilt := range [][]byte{nil, good[:headerSize-1], append([]byte("XX"), good[2:]...)} {
 		if err := os.WriteFile(path, spoilt, 0o644); err != nil {
@@ -258,6 +289,9 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing.idx")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v, want not exist", err)
+	}
+	if _, err := OpenFile(filepath.Join(t.TempDir(), "missing.idx")); !os.IsNotExist(err) {
+		t.Errorf("OpenFile of a missing file: %v, want not exist", err)
 	}
 }
 
@@ -287,4 +321,47 @@ func pairsOfB(codes []string) []Pair {
 		ps[i], _ = PairOf(c, int32(i+1))
 	}
 	return ps
+}
+
+// A file rewritten in place under an open File (not how the server replaces it: it renames a
+// new one over it) makes lookups fail with an error, never read or allocate past the file.
+func TestFileChangedInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	codes := randomCodes(r, 1000)
+	path := filepath.Join(t.TempDir(), "asins.idx")
+	if err := Write(path, nil, pairsOf(t, codes, 1), Coverage{MaxID: 1000, Rows: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	x, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every other start 0 and every other the largest: each bucket spans 4G entries or less than none.
+	dirEnd, _ := layout(x.bits)
+	for at := headerSize; at+4 <= dirEnd; at += 4 {
+		v := uint32(0)
+		if (at-headerSize)/4%2 == 1 {
+			v = ^uint32(0)
+		}
+		binary.LittleEndian.PutUint32(data[at:], v)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, c := range codes {
+		if _, ok, err := x.Lookup(c); ok || err == nil {
+			t.Fatalf("Lookup(%q) after the file changed: found %v, error %v; want an error", c, ok, err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("%d lookups allocated %d bytes", len(codes), n)
+	}
 }

@@ -69,13 +69,30 @@ func (a *asinIndexFor) lookUpAll(codes []string, ids []int32) {
 func (w *Warehouse) openASINIndex(ctx context.Context, q queryer) *asinIndexFor {
 	x, err := asinindex.Open(w.asinIndex)
 	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			slog.Warn("trends: ASIN index not used", "err", err)
-			w.asinIndexBad.Store(true)
-		}
+		w.indexNotUsed(err)
 		return nil
 	}
-	ok, err := coversDictionary(ctx, q, x.Coverage())
+	after, ok := w.indexAfter(ctx, q, x.Coverage(), x.Len())
+	if !ok {
+		x.Close()
+		return nil
+	}
+	return &asinIndexFor{x, after}
+}
+
+// indexNotUsed logs why the index file could not be opened (unless there is none).
+func (w *Warehouse) indexNotUsed(err error) {
+	if !errors.Is(err, os.ErrNotExist) {
+		slog.Warn("trends: ASIN index not used", "err", err)
+		w.asinIndexBad.Store(true)
+	}
+}
+
+// indexAfter checks an index of coverage cov holding n codes against the dictionary as q sees
+// it, and returns the id past which the dictionary must be searched for codes it lacks (-1:
+// all of it); false when the index must not be used.
+func (w *Warehouse) indexAfter(ctx context.Context, q queryer, cov asinindex.Coverage, n int) (int64, bool) {
+	ok, err := coversDictionary(ctx, q, cov)
 	if err != nil || !ok {
 		if err == nil {
 			slog.Warn("trends: ASIN index not used: it was built from another dictionary")
@@ -83,15 +100,12 @@ func (w *Warehouse) openASINIndex(ctx context.Context, q queryer) *asinIndexFor 
 		} else if ctx.Err() == nil {
 			slog.Warn("trends: ASIN index not used", "err", err)
 		}
-		x.Close()
-		return nil
+		return 0, false
 	}
-	cov := x.Coverage()
-	after := cov.MaxID
-	if cov.Rows != int64(x.Len()) {
-		after = -1
+	if cov.Rows != int64(n) {
+		return -1, true
 	}
-	return &asinIndexFor{x, after}
+	return cov.MaxID, true
 }
 
 // coversDictionary says whether the dictionary holds, up to cov.MaxID, the entries an index of
