@@ -174,7 +174,9 @@ func (w *Warehouse) LockWriter(ctx context.Context) (unlock func()) { return w.l
 // memory DuckDB freed to the system as it goes: while answering on the 3M x 156 set (512 MB
 // limit), the peak RSS of the bench's questions was 764–809 MiB in eight runs against 789–932
 // MiB without them (machine T8), the spikes coming during a past period's first question. Off
-// while a writer holds the lock, so imports run as they were measured.
+// while a writer holds the lock, so imports run as they were measured. The allocator is the
+// process's, not the store's: with several stores open in one process (tests), the last one
+// to set it decides; only memory is at stake.
 func purgeSetting(on bool) string {
 	if on {
 		return "SET allocator_background_threads = true"
