@@ -114,21 +114,18 @@ func (q ExploreQuery) where(d *Dataset) (string, []any) {
 			add(`contains(`+term+`, ?)`, strings.ToLower(q.Search))
 		}
 	}
-	// A change is above 0 exactly when the rank then was deeper than now (ch_w = log2(rank_w /
-	// rank)), and coming-up when last year's rank was deeper than the best after it: the
-	// integers are compared, not their logarithms, which the view computes for every row read.
-	then := fmt.Sprintf("s.rank_%d", q.Window)
+	ch := fmt.Sprintf("s.ch_%d", q.Window)
 	switch q.List {
 	case "risers":
-		add(then + " > s.rank")
+		add(ch + " > 0")
 	case "fallers":
-		add(then + " < s.rank")
+		add(ch + " < 0")
 	case "new":
 		add("s.is_new")
 	case "breakouts":
 		add("s.breakout")
 	case "coming-up":
-		add("s.rank_52 > s.best_next_last_year")
+		add("s.coming_up > 0")
 	}
 	if q.MinRank > 0 {
 		add("s.rank >= ?", q.MinRank)
@@ -277,10 +274,10 @@ func (q ExploreQuery) pageSQL(d *Dataset) (string, []any) {
 	// reach the scan as a filter: pageFilterSetting). Counting and paging in two scans side by
 	// side was up to 1.5x slower at p95 over 3M terms (they compete for the two cores); fetching
 	// the page's rows by term id read every row group (docs/trends-engine.md).
-	return fmt.Sprintf(`with m as materialized (select s.row_id as r, s.term_id, s.%[1]s as k from %[6]s s where %[2]s),
+	return fmt.Sprintf(`with m as materialized (select s.rowid as r, s.term_id, s.%[1]s as k from %[6]s s where %[2]s),
 		page as (select r from m order by k %[3]s nulls last, term_id limit ? offset ?)
 		select %[4]s, (select count(*) from m) from %[6]s s
-		where s.row_id in (select r from page)
+		where s.rowid in (select r from page)
 		order by %[5]s`, col, where, dir, termRowColumns, q.orderBy(), q.source()), append(args, q.Limit, q.Offset)
 }
 

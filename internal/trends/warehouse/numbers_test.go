@@ -490,7 +490,7 @@ func TestOldConcentrationsAreRecomputedOnOpen(t *testing.T) {
 	w := openAt(t, path)
 	importFiles(t, w, "ws", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_11.csv", "testdata/US_Top_Search_Terms_Simple_Week_2026_04_18.csv")
 	// As the earlier code wrote them.
-	for _, q := range []string{`update term_measures set conv_top3 = coalesce(conv_top3, 0), click_top3 = coalesce(click_top3, 0)`,
+	for _, q := range []string{`update term_stats set conv_conc = coalesce(conv_conc, 0), click_conc = coalesce(click_conc, 0)`,
 		`update overview_rows set conv_conc = coalesce(conv_conc, 0), click_conc = coalesce(click_conc, 0)`, `delete from store_upgrades`} {
 		if _, err := w.db.Exec(q); err != nil {
 			t.Fatal(err)

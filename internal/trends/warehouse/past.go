@@ -15,7 +15,7 @@ import (
 
 // Past periods' measures (at=): term_stats holds the measures of the latest period only, so a
 // list asked at an earlier period has its measures computed on request, by the statement the
-// imports use (measuresSQL), into a temporary table shaped like term_measures, on a connection
+// imports use (measuresSQL), into a temporary table shaped like term_stats, on a connection
 // and in a read transaction of its own (temporary tables live on their connection; the store
 // is not written). The list is then read from that table as from term_stats. Seasonality
 // needs two years of facts per term (the background job's 20–40 s at full size), so past
@@ -90,7 +90,7 @@ func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, f
 	// Computed in this transaction and kept only if it commits: on any error the rollback
 	// brings the previous table (and c's record of it) back as they were.
 	if c.table != "" {
-		if err := execAll(ctx, tx, dropPastMeasures(c.table)...); err != nil {
+		if _, err := tx.ExecContext(ctx, `drop table `+c.table); err != nil {
 			return err
 		}
 	}
@@ -106,11 +106,6 @@ func (w *Warehouse) withPastMeasures(ctx context.Context, d *Dataset, idx int, f
 	}
 	c.table, c.key = table, key
 	return nil
-}
-
-// dropPastMeasures drops a past period's measures (pastMeasures).
-func dropPastMeasures(table string) []string {
-	return []string{`drop view if exists ` + table, `drop table if exists ` + table + `_m`}
 }
 
 // withFreshPastMeasures is withPastMeasures without the cache, on a connection of its own: an
@@ -135,7 +130,7 @@ func (w *Warehouse) withFreshPastMeasures(ctx context.Context, d *Dataset, idx i
 }
 
 // computePastMeasures computes the measures of period idx into a new temporary table in tx
-// and returns the name of the view that reads it as term_stats reads term_measures.
+// and returns its name.
 func computePastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int) (string, error) {
 	table := "past_" + randomHex(6) + "_stats"
 	started := time.Now()
@@ -198,19 +193,18 @@ func (c *pastCache) releaseLocked() {
 	}
 	// A statement runs on the connection whatever it holds: one cancelled as it started would
 	// otherwise keep the store open after Close (flushConnections).
-	q := []string{`select 1`}
+	q := `select 1`
 	if c.table != "" {
-		q = dropPastMeasures(c.table)
+		q = `drop table if exists ` + c.table
 	}
-	if err := execAll(context.Background(), c.conn, q...); err != nil {
+	if _, err := c.conn.ExecContext(context.Background(), q); err != nil {
 		slog.Error("past measures: releasing the cached table", "err", err)
 	}
 	c.conn.Close()
 	c.conn, c.table, c.key = nil, "", pastKey{}
 }
 
-// pastMeasures fills table_m (created here, temporary) with the measures of period idx, and
-// creates table, a temporary view that reads them (measuresView).
+// pastMeasures fills table (created here, temporary) with the measures of period idx.
 func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes string) error {
 	var maxID sql.NullInt64
 	var before, after int
@@ -220,9 +214,8 @@ func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes str
 	if err != nil {
 		return err
 	}
-	err = execAll(ctx, tx, `create temp table `+table+`_m as select * from term_measures limit 0`,
-		measuresView(table, table+"_m", true),
-		fmt.Sprintf(`create temp table %s_old as select term_id, spark, rank_13 from term_measures limit 0`, table))
+	err = execAll(ctx, tx, `create temp table `+table+` as select * from term_stats limit 0`,
+		fmt.Sprintf(`create temp table %s_old as select term_id, spark, rank_13 from term_stats limit 0`, table))
 	if err != nil {
 		return err
 	}
@@ -242,7 +235,7 @@ func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes str
 			union all select term_id, -count(*) from fact where dataset_id = %d and period_idx > %d and term_id between $1 and $2 group by term_id)
 			group by term_id having sum(n) > 0)`, presenceOf(ds, "term_id between $1 and $2"), ds, idx)
 	}
-	in := measuresInputs{target: table + "_m", presence: presence,
+	in := measuresInputs{target: table, presence: presence,
 		season: `(select null::integer as term_id, null::double as seasonality where false)`}
 	q := measuresSQL(ds, idx, 1, table+"_old", false, latest, in)
 	for _, r := range termRanges(maxID.Int64, statsChunk) {

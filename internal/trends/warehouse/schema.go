@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 )
 
 // The schema. Why this shape (docs/trends-engine.md has the measured sizes):
@@ -44,7 +45,7 @@ var schema = []string{
 		conv1 smallint, conv2 smallint, conv3 smallint,
 		brand1 integer, brand2 integer, brand3 integer,
 		cat1 integer, cat2 integer, cat3 integer)`,
-	`create table if not exists term_measures (` + termMeasuresColumns + `)`,
+	`create table if not exists term_stats (` + termStatsColumns + `)`,
 	// Each term of term_stats by its hash (termHash), sorted by it: term_stats is in term id
 	// order, and this is how a term's id is found by its string (stats.go: writeTermKeys).
 	`create table if not exists term_keys (dataset_id integer not null, term_hash ubigint not null, term_id integer not null)`,
@@ -63,33 +64,27 @@ var schema = []string{
 	`create table if not exists ` + copyDB + `.compacted (dataset_id integer not null, period_idx integer not null, imported_at timestamp not null)`,
 	// appended: the period's rows were appended to the copy after its last rebuild.
 	`alter table ` + copyDB + `.compacted add column if not exists appended boolean default false`,
+	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
+	// few dozen rows instead of joining its picks back into 3M term_stats rows.
 	`drop table if exists overview_terms`,
+	overviewRowsDDL,
 	`create table if not exists overview_counts (dataset_id integer not null, list varchar not null, window_periods integer not null, total integer not null)`,
 	// One-time upgrades of stored data that were done (upgradeOnce).
 	`create table if not exists store_upgrades (name varchar not null)`,
 }
 
-// afterUpgrade is the schema that reads term_measures in its present form (upgradeTermStats).
-var afterUpgrade = []string{
-	measuresView("term_stats", "term_measures", false),
-	// The overview's short lists, copied whole from term_stats at import, so the overview reads a
-	// few dozen rows instead of joining its picks back into 3M term_stats rows.
-	overviewRowsDDL,
-}
-
-const overviewRowsDDL = `create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * exclude (best_next_last_year, row_id) from term_stats limit 0`
+const overviewRowsDDL = `create table if not exists overview_rows as select ''::varchar as list, 0 as window_periods, 0 as pos, * from term_stats limit 0`
 
 func (w *Warehouse) migrate(ctx context.Context) error {
-	if err := execAll(ctx, w.db, schema...); err != nil {
-		return fmt.Errorf("warehouse: schema: %w", err)
+	for _, q := range schema {
+		if _, err := w.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("warehouse: schema: %w", err)
+		}
 	}
 	if err := dropOldCopies(ctx, w.db); err != nil {
 		return fmt.Errorf("warehouse: schema: %w", err)
 	}
 	if err := w.upgradeTermStats(ctx); err != nil {
-		return fmt.Errorf("warehouse: schema: %w", err)
-	}
-	if err := execAll(ctx, w.db, afterUpgrade...); err != nil {
 		return fmt.Errorf("warehouse: schema: %w", err)
 	}
 	if err := w.fillMissingOverviews(ctx); err != nil {
@@ -104,49 +99,28 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 	return w.fillMissingTermKeys(ctx)
 }
 
-// termMeasuresColumns defines term_measures, which holds each term's measures as integers;
-// term_stats, a view over it (measuresView), derives the log2 changes, the shares and coming-up
-// from them when read. Stored as doubles, those six measures made writing the table at import
-// ~40% slower (1.27 s against 0.76 s for 3M rows with no double at all: docs/benchmarks.md),
-// while deriving them costs a read a few operations per row it touches.
-//
-// Its columns are stored uncompressed: a page of a list reads its rows scattered over the whole
-// table, and DuckDB decompresses a column's whole vector to read one value of it. On the 3M-term
-// benchmark set, fetching a page's 100 rows took 80 ms compressed; uncompressed, the numbers
-// took 11 ms instead of 38, the term 17 instead of 32 and the spark 16 instead of 21; the
-// substring scan 29 ms instead of 44, and writing the table at import 1.4 s instead of 2.0 s.
+// termStatsColumns defines term_stats. Its columns are stored uncompressed: a page of a list
+// reads its rows scattered over the whole table, and DuckDB decompresses a column's whole
+// vector to read one value of it. On the 3M-term benchmark set, fetching a page's 100 rows took
+// 80 ms compressed; uncompressed, the numbers took 11 ms instead of 38, the term 17 instead of
+// 32 and the spark 16 instead of 21; the substring scan 29 ms instead of 44, and writing the
+// table at import 1.4 s instead of 2.0 s. It costs ~190 MB more on disk (496 MB against 309 MB).
 // asin1_code is asin1's code, so lists show it without a lookup: a search's first page looked up
 // its 100 codes one point query each in the ASIN dictionary (15M rows in the benchmark), 35–45
-// ms of a first search's 95–250 ms. click_top3 and conv_top3 are the top-3 shares' sums in basis
-// points (concentrationSQL).
-const termMeasuresColumns = `dataset_id integer not null, term_id integer using compression uncompressed not null,
+// ms of a first search's 95–250 ms.
+const termStatsColumns = `dataset_id integer not null, term_id integer using compression uncompressed not null,
 	term varchar using compression uncompressed not null, rank integer using compression uncompressed not null,
 	rank_1 integer using compression uncompressed, rank_4 integer using compression uncompressed,
 	rank_13 integer using compression uncompressed, rank_52 integer using compression uncompressed,
-	best_next_last_year integer using compression uncompressed,
+	ch_1 double using compression uncompressed, ch_4 double using compression uncompressed,
+	ch_13 double using compression uncompressed, ch_52 double using compression uncompressed,
 	periods_present integer using compression uncompressed not null,
 	is_new boolean using compression uncompressed not null, breakout boolean using compression uncompressed not null,
-	click_top3 smallint using compression uncompressed, conv_top3 smallint using compression uncompressed,
-	seasonality double using compression uncompressed,
+	click_conc double using compression uncompressed, conv_conc double using compression uncompressed,
+	seasonality double using compression uncompressed, coming_up double using compression uncompressed,
 	spark integer[] using compression uncompressed, brand1 integer using compression uncompressed,
 	cat1 integer using compression uncompressed, asin1 integer using compression uncompressed,
 	asin1_code varchar using compression uncompressed`
-
-// measuresView is the statement that creates view (temporary with temp) over table, a table of
-// termMeasuresColumns: every measure as trends.md defines it (stats.go), as the screens read
-// them, then best_next_last_year and row_id, table's rowid, by which a list fetches its page
-// (pageSQL).
-func measuresView(view, table string, temp bool) string {
-	kind := "view"
-	if temp {
-		kind = "temp view"
-	}
-	return fmt.Sprintf(`create or replace %s %s as select dataset_id, term_id, term, rank, rank_1, rank_4, rank_13, rank_52,
-		log2(rank_1 / rank) as ch_1, log2(rank_4 / rank) as ch_4, log2(rank_13 / rank) as ch_13, log2(rank_52 / rank) as ch_52,
-		periods_present, is_new, breakout, click_top3 / 10000 as click_conc, conv_top3 / 10000 as conv_conc, seasonality,
-		log2(rank_52 / best_next_last_year) as coming_up, spark, brand1, cat1, asin1, asin1_code, best_next_last_year, rowid as row_id
-		from %s`, kind, view, table)
-}
 
 // termHash is the SQL for the key by which term_keys finds a term: DuckDB's 64-bit hash of
 // it, which costs a tenth of slicing the string's bytes into a sortable prefix key (the key
@@ -173,26 +147,22 @@ func (w *Warehouse) checkTermHash(ctx context.Context) error {
 	return err
 }
 
-// upgradeTermStats moves, once, a store's term_stats table (before term_measures) into
-// term_measures: the integers each derived measure came from are recovered from it (a rank
-// over 2^change, a share times 10,000, exact once rounded). Older forms of that table lacked
-// asin1_code, filled here from the dictionary, or had the term_key that sorted it by term,
-// dropped. The overview lists copied from it are emptied, and fillMissingOverviews chooses
-// them again.
+// upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
+// their present form (compressed and without asin1_code, or with the term_key that sorted it
+// by term), filling the column it lacks, and empties the overview lists copied from it, which
+// fillMissingOverviews then chooses again. A new store's table already is in that form.
 func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
-	tables, err := queryColumn[string](ctx, w.db, `select table_name from duckdb_tables() where database_name = current_database()
-		and schema_name = 'main' and table_name = 'term_stats'`)
-	if err != nil || len(tables) == 0 {
+	present, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where database_name = current_database()
+		and schema_name = 'main' and table_name = 'term_stats' and column_name in ('asin1_code', 'term_key')`)
+	if err != nil || slices.Equal(present, []string{"asin1_code"}) {
 		return err
 	}
-	columns, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where database_name = current_database()
-		and schema_name = 'main' and table_name = 'term_stats' and column_name = 'asin1_code'`)
-	if err != nil {
-		return err
+	fill, join := `s.*`, ""
+	if slices.Contains(present, "term_key") {
+		fill = `s.* exclude (term_key)`
 	}
-	code, join := `s.asin1_code`, ""
-	if len(columns) == 0 {
-		code, join = `a.asin`, ` left join asin a on a.id = s.asin1`
+	if !slices.Contains(present, "asin1_code") { // added before term_key: the table is compressed too
+		fill, join = fill+`, a.asin as asin1_code`, ` left join asin a on a.id = s.asin1`
 	}
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
@@ -200,13 +170,12 @@ func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	err = execAll(ctx, tx,
-		`delete from term_measures`,
-		`insert into term_measures select s.dataset_id, s.term_id, s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52,
-			round(s.rank_52 / pow(2, s.coming_up))::integer, s.periods_present, s.is_new, s.breakout,
-			round(s.click_conc * 10000)::smallint, round(s.conv_conc * 10000)::smallint, s.seasonality,
-			s.spark, s.brand1, s.cat1, s.asin1, `+code+` from term_stats s`+join+` order by s.dataset_id, s.term_id`,
+		`create table term_stats_next (`+termStatsColumns+`)`,
+		`insert into term_stats_next by name select `+fill+` from term_stats s`+join,
 		`drop table term_stats`,
-		`drop table if exists overview_rows`,
+		`alter table term_stats_next rename to term_stats`,
+		`drop table overview_rows`,
+		overviewRowsDDL,
 		`delete from overview_counts`)
 	if err != nil {
 		return err
@@ -273,12 +242,12 @@ func (w *Warehouse) upgradeOnce(ctx context.Context, name string, upgrade func(c
 // until blank became unknown (concentrationSQL), from each dataset's latest period, in the
 // measures and the overview lists copied from them. Once per store (a few seconds at 3M terms).
 func nullConcentrations(ctx context.Context, tx *sql.Tx) error {
-	return execAll(ctx, tx, `update term_measures s set click_top3 = x.click, conv_top3 = x.conv from (
+	return execAll(ctx, tx, `update term_stats s set click_conc = x.click, conv_conc = x.conv from (
 			select f.dataset_id, f.term_id, `+concentrationSQL("click")+` as click, `+concentrationSQL("conv")+` as conv
 			from fact f join (select dataset_id, max(period_idx) as idx from period group by dataset_id) l
 				on l.dataset_id = f.dataset_id and l.idx = f.period_idx) x
 		where s.dataset_id = x.dataset_id and s.term_id = x.term_id
-			and (s.click_top3 is distinct from x.click or s.conv_top3 is distinct from x.conv)`,
+			and (s.click_conc is distinct from x.click or s.conv_conc is distinct from x.conv)`,
 		`update overview_rows o set click_conc = s.click_conc, conv_conc = s.conv_conc from term_stats s
 		where s.dataset_id = o.dataset_id and s.term_id = o.term_id
 			and (o.click_conc is distinct from s.click_conc or o.conv_conc is distinct from s.conv_conc)`)

@@ -84,7 +84,7 @@ func recountPresence(ctx context.Context, tx *sql.Tx, ds int) error {
 
 // refreshSeasonality recomputes season_<ds> for the window ending at the latest period, by term
 // range (the self-join over two years of a 3M-term dataset does not fit in memory at once), and
-// copies the values into term_measures.
+// copies the values into term_stats.
 func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
 	var latest, maxID sql.NullInt64
 	err := tx.QueryRowContext(ctx, `select max(period_idx), (select max(id) from term where dataset_id = ?) from period where dataset_id = ?`, ds, ds).Scan(&latest, &maxID)
@@ -106,8 +106,8 @@ func refreshSeasonality(ctx context.Context, tx *sql.Tx, ds int) error {
 			return fmt.Errorf("seasonality: %w", err)
 		}
 	}
-	return execAll(ctx, tx, fmt.Sprintf(`update term_measures s set seasonality = x.seasonality from (
-		select s2.term_id, n.seasonality from term_measures s2 left join %s n on n.term_id = s2.term_id where s2.dataset_id = %d) x
+	return execAll(ctx, tx, fmt.Sprintf(`update term_stats s set seasonality = x.seasonality from (
+		select s2.term_id, n.seasonality from term_stats s2 left join %s n on n.term_id = s2.term_id where s2.dataset_id = %d) x
 		where s.dataset_id = %d and s.term_id = x.term_id and s.seasonality is distinct from x.seasonality`, t, ds, ds))
 }
 

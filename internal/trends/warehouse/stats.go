@@ -10,9 +10,7 @@ import (
 	"time"
 )
 
-// Measures, defined once (trends.md) and computed here at import. term_measures stores the
-// integers they come from; the view term_stats (measuresView) derives ch_w, the concentrations
-// and coming_up from those when read:
+// Measures, defined once (trends.md) and computed here at import:
 //
 //	ch_w        log2(rank w periods ago / rank now): positive = rising; NULL when either is missing
 //	            (a gap or a term absent then is not rank 0).
@@ -97,8 +95,8 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, stag
 		keep = "false"
 	}
 	err := execAll(ctx, tx,
-		fmt.Sprintf(`create or replace temp table %s as select term_id, spark, rank_13 from term_measures where dataset_id = %d and %s`, old, ds, keep),
-		fmt.Sprintf(`delete from term_measures where dataset_id = %d`, ds),
+		fmt.Sprintf(`create or replace temp table %s as select term_id, spark, rank_13 from term_stats where dataset_id = %d and %s`, old, ds, keep),
+		fmt.Sprintf(`delete from term_stats where dataset_id = %d`, ds),
 		fmt.Sprintf(`delete from term_keys where dataset_id = %d`, ds),
 		fmt.Sprintf(`delete from stats_basis where dataset_id = %d`, ds))
 	if err != nil {
@@ -154,7 +152,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, stag
 	started = time.Now()
 	flags := []string{
 		fmt.Sprintf(`delete from dataset_flags where dataset_id = %d`, ds),
-		fmt.Sprintf(`insert into dataset_flags select %[1]d, coalesce(bool_and(term = lower(term)), true) from term_measures where dataset_id = %[1]d`, ds),
+		fmt.Sprintf(`insert into dataset_flags select %[1]d, coalesce(bool_and(term = lower(term)), true) from term_stats where dataset_id = %[1]d`, ds),
 	}
 	if err := execAll(ctx, tx, flags...); err != nil {
 		return err
@@ -170,7 +168,7 @@ func rebuildStats(ctx context.Context, tx *sql.Tx, ds, prev int, next bool, stag
 // (termStatsIDQuery). On the 3M-term set this costs ~0.15 s where sorting term_stats' rows by
 // term cost ~1 s, and writing the term strings again ~0.4 s more.
 func writeTermKeys(ctx context.Context, tx *sql.Tx, ds int) error {
-	_, err := tx.ExecContext(ctx, `insert into term_keys select dataset_id, `+termHash("term")+` h, term_id from term_measures
+	_, err := tx.ExecContext(ctx, `insert into term_keys select dataset_id, `+termHash("term")+` h, term_id from term_stats
 		where dataset_id = ? order by h`, ds)
 	if err != nil {
 		return fmt.Errorf("measures: term keys: %w", err)
@@ -195,9 +193,9 @@ func periodRowsFromFact(ctx context.Context, tx *sql.Tx, ds, L int, codes string
 // (term_id, seasonality).
 type measuresInputs struct{ target, presence, season string }
 
-// currentInputs are the inputs of the dataset's current measures (term_measures).
+// currentInputs are the inputs of the dataset's current measures (term_stats).
 func currentInputs(ds int) measuresInputs {
-	return measuresInputs{target: "term_measures", presence: presenceOf(ds, "term_id between $1 and $2"), season: seasonTable(ds)}
+	return measuresInputs{target: "term_stats", presence: presenceOf(ds, "term_id between $1 and $2"), season: seasonTable(ds)}
 }
 
 // latestFromFact is the latest period's rows of one term range as the measures read them:
@@ -261,7 +259,8 @@ const measuresTemplate = `insert into {target}
 	with prev as (
 		select count(*) as n, min(deepest_rank) as deepest from period
 		where dataset_id = {ds} and period_idx between {lookbackFrom} and {L} - 1){sources}
-	select {ds}, f.term_id, f.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52, {Y}.best_next_last_year,
+	select {ds}, f.term_id, f.term, f.rank, r.p1, r.p4, r.r13, {Y}.r52,
+		log2(r.p1 / f.rank), log2(r.p4 / f.rank), log2(r.r13 / f.rank), log2({Y}.r52 / f.rank),
 		{present},
 		coalesce(prev.n >= 1 and {wasPresent} = 0 and f.rank < prev.deepest, false) as is_new,
 		coalesce((prev.n >= 1 and {wasPresent} = 0 and f.rank < prev.deepest)
@@ -269,6 +268,7 @@ const measuresTemplate = `insert into {target}
 		{clickConc},
 		{convConc},
 		{S}.seasonality,
+		log2({Y}.r52 / {Y}.best_next_last_year),
 		[{spark}, f.rank],
 		f.brand1, f.cat1, f.asin1, f.code
 	from {latest} f
@@ -299,9 +299,9 @@ const measuresJoins = `left join recent r on r.term_id = f.term_id
 	left join {presence} p on p.term_id = f.term_id
 	left join {season} s on s.term_id = f.term_id`
 
-// concentrationSQL sums the term's top-3 shares of a kind ("click" or "conv"), in basis points,
-// over the slots that hold a product (an ASIN or a share): NULL when no slot does, or when one
-// that does has a blank share. term_stats shows the sum as a fraction.
+// concentrationSQL sums the term's top-3 shares of a kind ("click" or "conv") in basis points
+// as a fraction, over the slots that hold a product (an ASIN or a share): NULL when no slot
+// does, or when one that does has a blank share.
 func concentrationSQL(kind string) string {
 	var held, sum []string
 	for k := 1; k <= 3; k++ {
@@ -309,7 +309,7 @@ func concentrationSQL(kind string) string {
 		held = append(held, slot)
 		sum = append(sum, fmt.Sprintf("case when %s then f.%s%d else 0 end", slot, kind, k))
 	}
-	return fmt.Sprintf("case when %s then (%s) end", strings.Join(held, " or "), strings.Join(sum, " + "))
+	return fmt.Sprintf("case when %s then (%s) / 10000.0 end", strings.Join(held, " or "), strings.Join(sum, " + "))
 }
 
 // OverviewSize is how many terms each overview list keeps.
@@ -327,7 +327,7 @@ func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
 			where, args := l.Query.where(&Dataset{ID: ds})
 			// The top rows are picked before they are numbered: a window over every matching
 			// row sorted millions of them (4.8 s of a 3M-row import for the ten lists).
-			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %[1]s), s.* exclude (best_next_last_year, row_id)
+			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %[1]s), s.*
 				from (select * from term_stats s where %[2]s order by %[1]s limit %[3]d) s`, l.Query.orderBy(), where, OverviewSize)
 			if _, err := tx.ExecContext(ctx, q, append([]any{l.Name, window}, args...)...); err != nil {
 				return fmt.Errorf("overview %s: %w", l.Name, err)

@@ -159,7 +159,7 @@ var pageFilterSetting = fmt.Sprintf("SET dynamic_or_filter_threshold = %d", MaxP
 func (w *Warehouse) WarmLists() {
 	w.bg.Go(func() {
 		var sum sql.NullInt64
-		w.db.QueryRowContext(w.bgCtx, `select bit_xor(hash(s)) from term_measures s`).Scan(&sum)
+		w.db.QueryRowContext(w.bgCtx, `select bit_xor(hash(s)) from term_stats s`).Scan(&sum)
 	})
 }
 
