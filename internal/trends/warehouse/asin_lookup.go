@@ -9,6 +9,14 @@ import (
 	"time"
 )
 
+// sqlRunner is what both the import's connection and its transaction offer: the import builds
+// its temporary tables on the connection before the transaction and writes the store in it.
+type sqlRunner interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
 // step is one statement of an import, named for its log line and errors.
 type step struct {
 	what string
@@ -16,9 +24,9 @@ type step struct {
 	args []any
 }
 
-func (s step) run(ctx context.Context, tx *sql.Tx) error {
+func (s step) run(ctx context.Context, db execer) error {
 	start := time.Now()
-	if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
+	if _, err := db.ExecContext(ctx, s.q, s.args...); err != nil {
 		return fmt.Errorf("import: %s: %w", s.what, err)
 	}
 	slog.Debug("import step", "step", s.what, "took", time.Since(start))
@@ -38,7 +46,7 @@ func (s step) run(ctx context.Context, tx *sql.Tx) error {
 // DuckDB stores inline) costs a third of hashing them, and the dictionary is read once per
 // slice. Titles stay out of the lookups (carrying them through the joins cost 40% of this
 // step); new ASINs get theirs afterwards (addNewASINs).
-func lookUpASINs(ctx context.Context, tx *sql.Tx, stage, ids, newCells string, after int64) error {
+func lookUpASINs(ctx context.Context, tx sqlRunner, stage, ids, newCells string, after int64) error {
 	err := step{"asin ids", `create temp table ` + ids + ` (rid bigint not null, slot tinyint not null, id integer not null);
 		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil}.run(ctx, tx)
 	if err != nil {
@@ -79,7 +87,7 @@ var cellsPerSlice = 4_000_000 // tests make it small
 
 // asinBounds returns the ASINs that cut the cells' ASINs (the a column of cells) into about
 // equal ranges of at most about perSlice cells, read from a sample of them.
-func asinBounds(ctx context.Context, tx *sql.Tx, cells string, perSlice int) ([]string, error) {
+func asinBounds(ctx context.Context, tx sqlRunner, cells string, perSlice int) ([]string, error) {
 	var n int
 	if err := tx.QueryRowContext(ctx, `select count(*) from `+cells).Scan(&n); err != nil {
 		return nil, err

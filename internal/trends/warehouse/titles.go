@@ -124,27 +124,28 @@ func (s *titleSpill) close() {
 	}
 }
 
-// addNewASINs numbers the report's new ASINs and adds them to the dictionary with their
+// numberNewASINs numbers the report's new ASINs into the table fresh (id, a, t), with their
 // titles, and records their cells' ids in ids (rid, slot, id). newCells holds the cells whose
 // ASIN the dictionary lacks (rid, slot, a); each new ASIN takes its title from its first cell
-// in the report, read back from the spill.
+// in the report, read back from the spill. It runs before the import's transaction, which
+// adds fresh to the dictionary (addNewASINs); the writer lock keeps the dictionary's largest
+// id as it is until then.
 //
 // titleOrds, when not "", is a table (rid, slot, ord) of cells whose title was spilled with
 // another row's ordinal than their row's (merged SP-API fragments: checks.go).
-func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells, ids string, spill *titleSpill, titleOrds string) error {
+func (w *Warehouse) numberNewASINs(ctx context.Context, db sqlRunner, stage, newCells, ids, fresh string, spill *titleSpill, titleOrds string) error {
 	// A cell's row key is the row's ordinal (rid = ord), which its title was spilled under.
 	ord, join := "n.rid", ""
 	if titleOrds != "" {
 		ord, join = "coalesce(o.ord, n.rid)", ` left join `+titleOrds+` o on o.rid = n.rid and o.slot = n.slot`
 	}
-	rows, err := tx.QueryContext(ctx, `select n.a, min(`+ord+`) ord, arg_min(n.slot, `+ord+`) slot
+	rows, err := db.QueryContext(ctx, `select n.a, min(`+ord+`) ord, arg_min(n.slot, `+ord+`) slot
 		from `+newCells+` n`+join+` group by n.a order by ord`)
 	if err != nil {
 		return fmt.Errorf("import: new asins: %w", err)
 	}
 	defer rows.Close()
-	fresh := stage + "_new"
-	err = w.loadCSV(ctx, tx, stage+"-asins", `create temp table `+fresh+` as
+	err = w.loadCSV(ctx, db, stage+"-asins", `create temp table `+fresh+` as
 		select coalesce((select max(id) from asin), 0) + row_number() over () as id, a, t from %s`,
 		"{'a': 'VARCHAR', 't': 'VARCHAR'}", func(cw *csv.Writer) error {
 			titles := spill.reader()
@@ -167,18 +168,25 @@ func (w *Warehouse) addNewASINs(ctx context.Context, tx *sql.Tx, stage, newCells
 	if err != nil {
 		return fmt.Errorf("import: new asins: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, fmt.Sprintf(`insert into asin select id, a, t from %[2]s;
-		insert into %[3]s select n.rid, n.slot, f.id from %[1]s n join %[2]s f on f.a = n.a;
-		drop table %[1]s; drop table %[2]s`, newCells, fresh, ids))
+	_, err = db.ExecContext(ctx, fmt.Sprintf(`insert into %[3]s select n.rid, n.slot, f.id from %[1]s n join %[2]s f on f.a = n.a;
+		drop table %[1]s`, newCells, fresh, ids))
 	if err != nil {
 		return fmt.Errorf("import: new asins: %w", err)
 	}
 	return nil
 }
 
+// addNewASINs adds the ASINs numberNewASINs numbered (fresh) to the dictionary.
+func addNewASINs(ctx context.Context, tx *sql.Tx, fresh string) error {
+	if _, err := tx.ExecContext(ctx, `insert into asin select id, a, t from `+fresh+`; drop table `+fresh); err != nil {
+		return fmt.Errorf("import: new asins: %w", err)
+	}
+	return nil
+}
+
 // loadCSV writes rows with write to a CSV file next to the store and runs query (a statement
-// with one %s, where read_csv of that file with the given columns goes) in the transaction.
-func (w *Warehouse) loadCSV(ctx context.Context, tx *sql.Tx, prefix, query, columns string, write func(*csv.Writer) error) error {
+// with one %s, where read_csv of that file with the given columns goes) on db (the import's connection or its transaction).
+func (w *Warehouse) loadCSV(ctx context.Context, tx execer, prefix, query, columns string, write func(*csv.Writer) error) error {
 	f, err := os.CreateTemp(w.dir, prefix+"-*.csv")
 	if err != nil {
 		return err
