@@ -322,9 +322,20 @@ func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
 			return err
 		}
 	}
+	// A list whose query does not depend on the window (new terms, breakouts, coming-up) is
+	// picked once and copied to the other window (~0.1 s of a 3M-term import).
+	picked := map[string]int{} // the list's name, filter and order -> the window it was picked for
 	for _, window := range []int{1, 4} {
 		for _, l := range OverviewLists(window) {
 			where, args := l.Query.where(&Dataset{ID: ds})
+			key := fmt.Sprint(l.Name, where, l.Query.orderBy(), args)
+			if first, ok := picked[key]; ok {
+				if err := copyOverviewList(ctx, tx, ds, l.Name, first, window); err != nil {
+					return err
+				}
+				continue
+			}
+			picked[key] = window
 			// The top rows are picked before they are numbered: a window over every matching
 			// row sorted millions of them (4.8 s of a 3M-row import for the ten lists).
 			q := fmt.Sprintf(`insert into overview_rows select ?, ?, row_number() over (order by %[1]s), s.*
@@ -337,6 +348,20 @@ func materializeOverview(ctx context.Context, tx *sql.Tx, ds int) error {
 				return fmt.Errorf("overview %s count: %w", l.Name, err)
 			}
 		}
+	}
+	return nil
+}
+
+// copyOverviewList copies a dataset's overview list, rows and count, from one window to another.
+func copyOverviewList(ctx context.Context, tx *sql.Tx, ds int, list string, from, to int) error {
+	_, err := tx.ExecContext(ctx, `insert into overview_rows select list, ?, pos, * exclude (list, window_periods, pos)
+		from overview_rows where dataset_id = ? and list = ? and window_periods = ?`, to, ds, list, from)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `insert into overview_counts select dataset_id, list, ?, total
+			from overview_counts where dataset_id = ? and list = ? and window_periods = ?`, to, ds, list, from)
+	}
+	if err != nil {
+		return fmt.Errorf("overview %s: %w", list, err)
 	}
 	return nil
 }
