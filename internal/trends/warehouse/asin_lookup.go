@@ -2,7 +2,6 @@ package warehouse
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -12,9 +11,8 @@ import (
 // sqlRunner is what both the import's connection and its transaction offer: the import builds
 // its temporary tables on the connection before the transaction and writes the store in it.
 type sqlRunner interface {
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	reader
+	execer
 }
 
 // step is one statement of an import, named for its log line and errors.
@@ -45,10 +43,10 @@ func (s step) run(ctx context.Context, db execer) error {
 // ranges of ASINs, cut where a sample of the cells' ASINs says: comparing ASINs (short strings
 // DuckDB stores inline) costs a third of hashing them, and the dictionary is read once per
 // slice. Titles stay out of the lookups (carrying them through the joins cost 40% of this
-// step); new ASINs get theirs afterwards (addNewASINs).
-func lookUpASINs(ctx context.Context, tx sqlRunner, stage, ids, newCells string, after int64) error {
+// step); new ASINs get theirs afterwards (numberNewASINs).
+func lookUpASINs(ctx context.Context, db sqlRunner, stage, ids, newCells string, after int64) error {
 	err := step{"asin ids", `create temp table ` + ids + ` (rid bigint not null, slot tinyint not null, id integer not null);
-		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil}.run(ctx, tx)
+		create temp table ` + newCells + ` (rid bigint not null, slot tinyint not null, a varchar not null)`, nil}.run(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -56,7 +54,7 @@ func lookUpASINs(ctx context.Context, tx sqlRunner, stage, ids, newCells string,
 	cells := fmt.Sprintf(`(select ord rid, 1::tinyint slot, asin1 a from %[1]s where asin1 is not null and asin_id1 is null
 		union all select ord, 2::tinyint, asin2 from %[1]s where asin2 is not null and asin_id2 is null
 		union all select ord, 3::tinyint, asin3 from %[1]s where asin3 is not null and asin_id3 is null)`, stage)
-	bounds, err := asinBounds(ctx, tx, cells, cellsPerSlice)
+	bounds, err := asinBounds(ctx, db, cells, cellsPerSlice)
 	if err != nil {
 		return fmt.Errorf("import: asin slices: %w", err)
 	}
@@ -71,7 +69,7 @@ func lookUpASINs(ctx context.Context, tx sqlRunner, stage, ids, newCells string,
 		record := step{"asin ids", fmt.Sprintf(`insert into %[2]s select rid, slot, id from %[1]s where id is not null;
 			insert into %[3]s select rid, slot, a from %[1]s where id is null; drop table %[1]s`, look, ids, newCells), nil}
 		for _, s := range []step{slice, record} {
-			if err := s.run(ctx, tx); err != nil {
+			if err := s.run(ctx, db); err != nil {
 				return err
 			}
 		}
@@ -87,16 +85,16 @@ var cellsPerSlice = 4_000_000 // tests make it small
 
 // asinBounds returns the ASINs that cut the cells' ASINs (the a column of cells) into about
 // equal ranges of at most about perSlice cells, read from a sample of them.
-func asinBounds(ctx context.Context, tx sqlRunner, cells string, perSlice int) ([]string, error) {
+func asinBounds(ctx context.Context, db sqlRunner, cells string, perSlice int) ([]string, error) {
 	var n int
-	if err := tx.QueryRowContext(ctx, `select count(*) from `+cells).Scan(&n); err != nil {
+	if err := db.QueryRowContext(ctx, `select count(*) from `+cells).Scan(&n); err != nil {
 		return nil, err
 	}
 	parts := (n + perSlice - 1) / perSlice
 	if parts <= 1 {
 		return nil, nil
 	}
-	sample, err := queryColumn[string](ctx, tx, `select a from `+cells+` using sample reservoir(10000 rows) repeatable (7) order by a`)
+	sample, err := queryColumn[string](ctx, db, `select a from `+cells+` using sample reservoir(10000 rows) repeatable (7) order by a`)
 	if err != nil {
 		return nil, err
 	}

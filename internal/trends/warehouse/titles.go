@@ -185,8 +185,8 @@ func addNewASINs(ctx context.Context, tx *sql.Tx, fresh string) error {
 }
 
 // loadCSV writes rows with write to a CSV file next to the store and runs query (a statement
-// with one %s, where read_csv of that file with the given columns goes) on db (the import's connection or its transaction).
-func (w *Warehouse) loadCSV(ctx context.Context, tx execer, prefix, query, columns string, write func(*csv.Writer) error) error {
+// with one %s, where read_csv of that file with the given columns goes) on db.
+func (w *Warehouse) loadCSV(ctx context.Context, db execer, prefix, query, columns string, write func(*csv.Writer) error) error {
 	f, err := os.CreateTemp(w.dir, prefix+"-*.csv")
 	if err != nil {
 		return err
@@ -204,6 +204,6 @@ func (w *Warehouse) loadCSV(ctx context.Context, tx execer, prefix, query, colum
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, fmt.Sprintf(query, readCSV("?", columns)), f.Name())
+	_, err = db.ExecContext(ctx, fmt.Sprintf(query, readCSV("?", columns)), f.Name())
 	return err
 }
