@@ -47,7 +47,7 @@ func comparePostgres(ctx context.Context, wh *warehouse.Warehouse, dir, url stri
 	exports := map[string]string{
 		"term":  fmt.Sprintf(`select id, term from term where dataset_id = %d`, ds),
 		"fact":  fmt.Sprintf(`select term_id, period_idx, rank, asin1, asin2, asin3, click1, click2, click3, conv1, conv2, conv3 from fact where dataset_id = %d and term_id in (%s)`, ds, ids),
-		"stats": fmt.Sprintf(`select term_id, term, rank, ch_4, is_new, breakout, coming_up from term_stats where dataset_id = %d`, ds),
+		"stats": fmt.Sprintf(`select term_id, term, rank, log2(rank_4 / rank) as ch_4, is_new, breakout, coming_up from term_stats where dataset_id = %d`, ds),
 	}
 	start := time.Now()
 	for table, q := range exports {

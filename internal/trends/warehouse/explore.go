@@ -16,12 +16,23 @@ const MaxPage = 1000
 // Windows are the change windows every list offers (periods).
 var Windows = []int{1, 4, 13, 52}
 
-// SortKeys are the measures a list can be sorted by.
+// SortKeys are the measures a list can be sorted by, each with the SQL that orders by it over
+// the measures' table s. A change over w periods, log2(rank w periods ago / rank now), orders
+// as the ratio itself does (log2 is increasing), which the stored ranks give.
 var SortKeys = map[string]string{
-	"rank": "rank", "term": "term", "change1": "ch_1", "change4": "ch_4", "change13": "ch_13", "change52": "ch_52",
-	"clickConcentration": "click_conc", "conversionConcentration": "conv_conc", "seasonality": "seasonality",
-	"comingUp": "coming_up", "periodsPresent": "periods_present",
+	"rank": "s.rank", "term": "s.term", "change1": ratioSQL(1), "change4": ratioSQL(4), "change13": ratioSQL(13), "change52": ratioSQL(52),
+	"clickConcentration": "s.click_conc", "conversionConcentration": "s.conv_conc", "seasonality": "s.seasonality",
+	"comingUp": "s.coming_up", "periodsPresent": "s.periods_present",
 }
+
+// ratioSQL is the rank w periods ago over the rank now in the measures' table s (a double;
+// NULL when the term was absent then). The changes are not stored: they follow from the ranks
+// (changeSQL), and writing four more doubles per term cost ~0.3 s of a 3M-term import.
+func ratioSQL(w int) string { return fmt.Sprintf("s.rank_%d / s.rank", w) }
+
+// changeSQL is the change over w periods as the measures define it (stats.go), computed the
+// same way as the measures statement computes it, so a stored and a computed value agree.
+func changeSQL(w int) string { return "log2(" + ratioSQL(w) + ")" }
 
 // Lists are the named selections: movers, new terms, breakouts and coming-up terms.
 var Lists = []string{"all", "risers", "fallers", "new", "breakouts", "coming-up"}
@@ -114,12 +125,13 @@ func (q ExploreQuery) where(d *Dataset) (string, []any) {
 			add(`contains(`+term+`, ?)`, strings.ToLower(q.Search))
 		}
 	}
-	ch := fmt.Sprintf("s.ch_%d", q.Window)
+	// A riser's change over the window is above 0: its rank then was worse (higher) than now.
+	then := fmt.Sprintf("s.rank_%d", q.Window)
 	switch q.List {
 	case "risers":
-		add(ch + " > 0")
+		add(then + " > s.rank")
 	case "fallers":
-		add(ch + " < 0")
+		add(then + " < s.rank")
 	case "new":
 		add("s.is_new")
 	case "breakouts":
@@ -186,7 +198,7 @@ func (w *Warehouse) withASINID(ctx context.Context, q ExploreQuery) (ExploreQuer
 func (q ExploreQuery) sortKey() (col, dir string) {
 	col, ok := SortKeys[q.Sort]
 	if !ok {
-		col = "rank"
+		col = SortKeys["rank"]
 	}
 	if q.Desc {
 		return col, "desc"
@@ -197,10 +209,21 @@ func (q ExploreQuery) sortKey() (col, dir string) {
 // orderBy sorts by the sort key, NULLs last, with term_id as the tiebreaker so paging is stable.
 func (q ExploreQuery) orderBy() string {
 	col, dir := q.sortKey()
-	return fmt.Sprintf("s.%s %s nulls last, s.term_id", col, dir)
+	return fmt.Sprintf("%s %s nulls last, s.term_id", col, dir)
 }
 
-const termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, s.ch_1, s.ch_4, s.ch_13, s.ch_52,
+// pickKey is a value whose ascending order is orderBy's, for arg_min to pick a list's top
+// rows by: NULLs last, the key (negated for a descending sort: every sort key but the term is
+// a number), then the term id.
+func (q ExploreQuery) pickKey() string {
+	col, dir := q.sortKey()
+	if dir == "desc" {
+		col = "-(" + col + ")"
+	}
+	return fmt.Sprintf("{n: (%[1]s) is null, k: %[1]s, t: s.term_id}", col)
+}
+
+var termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, ` + changeSQL(1) + `, ` + changeSQL(4) + `, ` + changeSQL(13) + `, ` + changeSQL(52) + `,
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
 	s.brand1, s.cat1, s.asin1_code`
 
@@ -274,7 +297,7 @@ func (q ExploreQuery) pageSQL(d *Dataset) (string, []any) {
 	// reach the scan as a filter: pageFilterSetting). Counting and paging in two scans side by
 	// side was up to 1.5x slower at p95 over 3M terms (they compete for the two cores); fetching
 	// the page's rows by term id read every row group (docs/trends-engine.md).
-	return fmt.Sprintf(`with m as materialized (select s.rowid as r, s.term_id, s.%[1]s as k from %[6]s s where %[2]s),
+	return fmt.Sprintf(`with m as materialized (select s.rowid as r, s.term_id, %[1]s as k from %[6]s s where %[2]s),
 		page as (select r from m order by k %[3]s nulls last, term_id limit ? offset ?)
 		select %[4]s, (select count(*) from m) from %[6]s s
 		where s.rowid in (select r from page)

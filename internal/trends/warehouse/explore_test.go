@@ -15,8 +15,8 @@ func TestExplorePageReadsOnlyItsRows(t *testing.T) {
 	ctx := context.Background()
 	const rows = 1_000_000
 	// Every 10,000th term matches the search, so the page's rows are spread over the table.
-	_, err := w.db.ExecContext(ctx, `insert into term_stats (dataset_id, term_id, term, rank, periods_present, is_new, breakout, click_conc, conv_conc, spark, ch_4)
-		select 1, i, (case when i % 10000 = 0 then 'needle ' else 'hay ' end) || i, i + 1, 1, false, false, 0, 0, [i + 1], (i % 997) / 997.0
+	_, err := w.db.ExecContext(ctx, `insert into term_stats (dataset_id, term_id, term, rank, periods_present, is_new, breakout, click_conc, conv_conc, spark, rank_4)
+		select 1, i, (case when i % 10000 = 0 then 'needle ' else 'hay ' end) || i, i + 1, 1, false, false, 0, 0, [i + 1], i % 997 + 1
 		from range(?) t(i)`, rows)
 	if err != nil {
 		t.Fatal(err)

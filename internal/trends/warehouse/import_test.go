@@ -22,7 +22,7 @@ func TestImportSeries(t *testing.T) {
 	if n != rec.Rows {
 		t.Errorf("term_stats has %d rows, latest period %d", n, rec.Rows)
 	}
-	rows, _ := w.db.QueryContext(context.Background(), `select term, rank, rank_4, ch_4, is_new, breakout, spark::varchar from term_stats where term in ('yoga mat','snow shovel','moss bear plush') order by term`)
+	rows, _ := w.db.QueryContext(context.Background(), `select term, rank, rank_4, log2(rank_4 / rank), is_new, breakout, spark::varchar from term_stats where term in ('yoga mat','snow shovel','moss bear plush') order by term`)
 	defer rows.Close()
 	for rows.Next() {
 		var term, spark string

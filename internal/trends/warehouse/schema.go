@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The schema. Why this shape (docs/trends-engine.md has the measured sizes):
@@ -112,8 +113,6 @@ const termStatsColumns = `dataset_id integer not null, term_id integer using com
 	term varchar using compression uncompressed not null, rank integer using compression uncompressed not null,
 	rank_1 integer using compression uncompressed, rank_4 integer using compression uncompressed,
 	rank_13 integer using compression uncompressed, rank_52 integer using compression uncompressed,
-	ch_1 double using compression uncompressed, ch_4 double using compression uncompressed,
-	ch_13 double using compression uncompressed, ch_52 double using compression uncompressed,
 	periods_present integer using compression uncompressed not null,
 	is_new boolean using compression uncompressed not null, breakout boolean using compression uncompressed not null,
 	click_conc double using compression uncompressed, conv_conc double using compression uncompressed,
@@ -149,17 +148,25 @@ func (w *Warehouse) checkTermHash(ctx context.Context) error {
 
 // upgradeTermStats rebuilds, once, a store's term_stats written before termStatsColumns took
 // their present form (compressed and without asin1_code, or with the term_key that sorted it
-// by term), filling the column it lacks, and empties the overview lists copied from it, which
+// by term, or with the changes ch_1..ch_52 stored), filling the column it lacks and leaving
+// out those it no longer has, and empties the overview lists copied from it, which
 // fillMissingOverviews then chooses again. A new store's table already is in that form.
 func (w *Warehouse) upgradeTermStats(ctx context.Context) error {
 	present, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where database_name = current_database()
-		and schema_name = 'main' and table_name = 'term_stats' and column_name in ('asin1_code', 'term_key')`)
+		and schema_name = 'main' and table_name = 'term_stats' and column_name in ('asin1_code', 'term_key', 'ch_1')`)
 	if err != nil || slices.Equal(present, []string{"asin1_code"}) {
 		return err
 	}
-	fill, join := `s.*`, ""
+	var left []string // columns of the old form the present one has not
 	if slices.Contains(present, "term_key") {
-		fill = `s.* exclude (term_key)`
+		left = append(left, "term_key")
+	}
+	if slices.Contains(present, "ch_1") {
+		left = append(left, "ch_1", "ch_4", "ch_13", "ch_52")
+	}
+	fill, join := `s.*`, ""
+	if len(left) > 0 {
+		fill = `s.* exclude (` + strings.Join(left, ", ") + `)`
 	}
 	if !slices.Contains(present, "asin1_code") { // added before term_key: the table is compressed too
 		fill, join = fill+`, a.asin as asin1_code`, ` left join asin a on a.id = s.asin1`

@@ -2,6 +2,8 @@ package warehouse
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +36,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 	checkpointWhenIdle(t, w)
 	want := termStatsDigest(t, w)
 	if got := uncompressedSegments(t, w); got != 0 {
-		t.Fatalf("the old-style table already has %d uncompressed ch_1 segments", got)
+		t.Fatalf("the old-style table already has %d uncompressed click_conc segments", got)
 	}
 	closeChecked(t, w)
 
@@ -54,7 +56,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 	}
 	checkpointWhenIdle(t, w)
 	if got := uncompressedSegments(t, w); got == 0 {
-		t.Fatal("ch_1 is not stored uncompressed after the migration")
+		t.Fatal("click_conc is not stored uncompressed after the migration")
 	}
 }
 
@@ -93,6 +95,64 @@ func TestOpenMovesTheTermKeys(t *testing.T) {
 	}
 }
 
+// A store whose term_stats stored the changes (ch_1..ch_52, before they were computed from
+// the ranks where read) loses those columns on open, in term_stats and the overview lists,
+// and its lists show the same changes as before.
+func TestOpenDropsTheStoredChanges(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	w := openAt(t, path)
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2, "c": 3}), week(1, map[string]int{"b": 1, "a": 3, "c": 4}),
+		week(2, map[string]int{"c": 1, "a": 2, "b": 3}))
+	changes := func(w *Warehouse) string {
+		t.Helper()
+		page, err := w.Explore(ctx, dataset(t, w, "ws"), ExploreQuery{List: "risers", Window: 1, Sort: "change1", Desc: true, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range page.Rows {
+			out = append(out, fmt.Sprintf("%s %v", r.Term, *r.Changes[0]))
+		}
+		return strings.Join(out, ", ")
+	}
+	want := changes(w)
+	var c, a float64
+	if _, err := fmt.Sscanf(want, "c %g, a %g", &c, &a); err != nil || math.Abs(c-2) > 1e-12 || math.Abs(a-math.Log2(1.5)) > 1e-12 {
+		t.Fatalf("risers before the upgrade: %s (%v)", want, err)
+	}
+	// The earlier form: the four changes stored after the ranks, in the overview lists too.
+	stored := `create table %[1]s_old as select * exclude (periods_present, is_new, breakout, click_conc, conv_conc, seasonality,
+			coming_up, spark, brand1, cat1, asin1, asin1_code),
+		log2(rank_1 / rank) ch_1, log2(rank_4 / rank) ch_4, log2(rank_13 / rank) ch_13, log2(rank_52 / rank) ch_52,
+		columns(* exclude (%[2]s dataset_id, term_id, term, rank, rank_1, rank_4, rank_13, rank_52)) from %[1]s`
+	err := execAll(ctx, w.db,
+		fmt.Sprintf(stored, "term_stats", ""), `drop table term_stats`, `alter table term_stats_old rename to term_stats`,
+		fmt.Sprintf(stored, "overview_rows", "list, window_periods, pos,"), `drop table overview_rows`, `alter table overview_rows_old rename to overview_rows`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest := termStatsDigest(t, w)
+	closeChecked(t, w)
+
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	if cols, err := queryColumn[string](ctx, w.db, `select table_name || '.' || column_name from duckdb_columns()
+		where table_name in ('term_stats', 'overview_rows') and column_name like 'ch\_%' escape '\'`); err != nil || len(cols) > 0 {
+		t.Fatalf("changes left stored in %v (%v)", cols, err)
+	}
+	if got := termStatsDigest(t, w); got != digest {
+		t.Fatalf("rows changed: %q, want %q", got, digest)
+	}
+	if got := changes(w); got != want {
+		t.Fatalf("risers after the upgrade: %s, want %s", got, want)
+	}
+	lists, err := w.Overview(ctx, dataset(t, w, "ws"), 1)
+	if err != nil || len(lists["risers"].Rows) != 2 || *lists["risers"].Rows[0].Changes[0] != math.Log2(4.0/1) {
+		t.Fatalf("overview after the upgrade: %v, %+v", err, lists["risers"])
+	}
+}
+
 // A store whose term_keys were written by a DuckDB that hashed terms differently (its probe's
 // hash differs) gets them written again on open.
 func TestOpenRewritesTermKeysWhenTheHashChanged(t *testing.T) {
@@ -113,11 +173,12 @@ func TestOpenRewritesTermKeysWhenTheHashChanged(t *testing.T) {
 	}
 }
 
-// termStatsDigest digests term_stats' rows, without the ASIN codes and the terms' keys.
+// termStatsDigest digests term_stats' rows, without the ASIN codes, the terms' keys and the
+// changes an older form stored.
 func termStatsDigest(t *testing.T, w *Warehouse) string {
 	t.Helper()
 	cols, err := queryColumn[string](context.Background(), w.db, `select column_name from duckdb_columns()
-		where table_name = 'term_stats' and column_name not in ('asin1_code', 'term_key') order by column_index`)
+		where table_name = 'term_stats' and column_name not in ('asin1_code', 'term_key', 'ch_1', 'ch_4', 'ch_13', 'ch_52') order by column_index`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +205,7 @@ func checkASINCodes(t *testing.T, w *Warehouse) {
 func uncompressedSegments(t *testing.T, w *Warehouse) int {
 	t.Helper()
 	var n int
-	err := w.db.QueryRow(`select count(*) from pragma_storage_info('term_stats') where column_name = 'ch_1' and segment_type = 'DOUBLE' and lower(compression) = 'uncompressed'`).Scan(&n)
+	err := w.db.QueryRow(`select count(*) from pragma_storage_info('term_stats') where column_name = 'click_conc' and segment_type = 'DOUBLE' and lower(compression) = 'uncompressed'`).Scan(&n)
 	if err != nil {
 		t.Fatal(err)
 	}
