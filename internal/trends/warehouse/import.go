@@ -587,6 +587,9 @@ func (w *Warehouse) load(ctx context.Context, tx *sql.Tx, t importTables, names 
 	if err := run(step{"new terms", `insert into term select ?, id, term from ` + t.newTerms, []any{ds}}); err != nil {
 		return err
 	}
+	if err := addTermKeys(ctx, tx, ds, t.newTerms); err != nil {
+		return err
+	}
 	if err := addNewASINs(ctx, tx, t.newASINs); err != nil {
 		return err
 	}
@@ -707,6 +710,9 @@ func (w *Warehouse) RebuildStats(ctx context.Context, datasetID int) error {
 		return err
 	}
 	if err := rebuildStats(ctx, tx, datasetID, -1, false, ""); err != nil {
+		return err
+	}
+	if err := writeTermKeys(ctx, tx, datasetID); err != nil { // a bulk load writes its terms itself
 		return err
 	}
 	if err := refreshSeasonality(ctx, tx, datasetID); err != nil {

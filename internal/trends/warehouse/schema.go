@@ -47,8 +47,9 @@ var schema = []string{
 		brand1 integer, brand2 integer, brand3 integer,
 		cat1 integer, cat2 integer, cat3 integer)`,
 	`create table if not exists term_stats (` + termStatsColumns + `)`,
-	// Each term of term_stats by its hash (termHash), sorted by it: term_stats is in term id
-	// order, and this is how a term's id is found by its string (stats.go: writeTermKeys).
+	// Each term of the dictionary by its hash (termHash), sorted by it: term_stats is in term id
+	// order, and this is how a term's id is found by its string (stats.go: writeTermKeys; an
+	// import appends its new terms' keys, which the background job sorts in).
 	`create table if not exists term_keys (dataset_id integer not null, term_hash ubigint not null, term_id integer not null)`,
 	// DuckDB's hash of termHashProbe when term_keys was written (checkTermHash).
 	`create table if not exists term_hash_probe (value ubigint not null)`,
@@ -97,7 +98,23 @@ func (w *Warehouse) migrate(ctx context.Context) error {
 	if err := w.checkTermHash(ctx); err != nil {
 		return err
 	}
+	if err := w.upgradeOnce(ctx, "term-keys-every-term", keysForEveryTerm); err != nil {
+		return fmt.Errorf("warehouse: schema: %w", err)
+	}
 	return w.fillMissingTermKeys(ctx)
+}
+
+// keysForEveryTerm writes term_keys again for every dataset that has them: they held the
+// terms of the latest period only until imports began appending each new term's key, so a
+// term absent from it would not be found when it came back.
+func keysForEveryTerm(ctx context.Context, tx *sql.Tx) error {
+	sets, err := queryColumn[int](ctx, tx, `select distinct dataset_id from term_keys`)
+	for _, ds := range sets {
+		if err == nil {
+			err = writeTermKeys(ctx, tx, ds)
+		}
+	}
+	return err
 }
 
 // termStatsColumns defines term_stats. Its columns are stored uncompressed: a page of a list
@@ -197,7 +214,8 @@ func (w *Warehouse) fillMissingOverviews(ctx context.Context) error {
 }
 
 // fillMissingTermKeys writes term_keys for datasets measured before it existed (term_stats was
-// sorted by term then, and searched by it) or since DuckDB's hash changed.
+// sorted by term then, and searched by it) or since DuckDB's hash changed, from their
+// dictionaries.
 func (w *Warehouse) fillMissingTermKeys(ctx context.Context) error {
 	return w.fillMissing(ctx, "term_keys", writeTermKeys)
 }

@@ -49,7 +49,7 @@ func TestOpenUpgradesAnOlderTermStats(t *testing.T) {
 		t.Fatalf("rows changed: %q, want %q", got, want)
 	}
 	checkASINCodes(t, w)
-	checkTermKeys(t, w)
+	checkTermKeys(t, w, true)
 	lists, err := w.Overview(ctx, dataset(t, w, "ws"), 1)
 	if err != nil || len(lists["risers"].Rows) == 0 || lists["risers"].Rows[0].TopASIN == "" {
 		t.Fatalf("overview after the upgrade: %v, %+v", err, lists["risers"])
@@ -85,7 +85,7 @@ func TestOpenMovesTheTermKeys(t *testing.T) {
 	if got := termStatsDigest(t, w); got != want {
 		t.Fatalf("rows changed: %q, want %q", got, want)
 	}
-	checkTermKeys(t, w)
+	checkTermKeys(t, w, true)
 	checkASINCodes(t, w)
 	if cols, err := queryColumn[string](ctx, w.db, `select column_name from duckdb_columns() where table_name in ('term_stats', 'overview_rows') and column_name = 'term_key'`); err != nil || len(cols) > 0 {
 		t.Fatalf("term_key left in %v (%v)", cols, err)
@@ -153,6 +153,37 @@ func TestOpenDropsTheStoredChanges(t *testing.T) {
 	}
 }
 
+// A store whose term_keys held the latest period's terms only (before imports appended each
+// new term's key) gets the keys of every term of the dictionary on open, so a term absent
+// from the latest period is found when it comes back.
+func TestOpenWritesKeysForEveryTerm(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "t.duckdb")
+	w := openAt(t, path)
+	load(t, w, "ws", week(0, map[string]int{"a": 1, "b": 2}), week(1, map[string]int{"b": 1}))
+	w.WaitBackground()
+	err := execAll(ctx, w.db,
+		`delete from term_keys where term_id not in (select term_id from term_stats)`,
+		`delete from store_upgrades where name = 'term-keys-every-term'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeChecked(t, w)
+
+	w = openAt(t, path)
+	defer closeChecked(t, w)
+	checkTermKeys(t, w, true)
+	load(t, w, "ws", week(2, map[string]int{"a": 1, "b": 2}))
+	if got := ranksOf(t, w, dataset(t, w, "ws"), "a"); !equalInts(got, []int{1, 0, 1}) {
+		t.Fatalf("a's ranks after it came back: %v", got)
+	}
+	// A root-word group's top terms are found by their keys alone.
+	rows, err := w.termRowsOf(ctx, dataset(t, w, "ws"), []string{"a"})
+	if err != nil || len(rows) != 1 || rows[0].Term != "a" || rows[0].Rank != 1 {
+		t.Fatalf("a's row after it came back: %+v, %v", rows, err)
+	}
+}
+
 // A store whose term_keys were written by a DuckDB that hashed terms differently (its probe's
 // hash differs) gets them written again on open.
 func TestOpenRewritesTermKeysWhenTheHashChanged(t *testing.T) {
@@ -167,7 +198,7 @@ func TestOpenRewritesTermKeysWhenTheHashChanged(t *testing.T) {
 
 	w = openAt(t, path)
 	defer closeChecked(t, w)
-	checkTermKeys(t, w)
+	checkTermKeys(t, w, true)
 	if got := ranksOf(t, w, dataset(t, w, "ws"), "a"); !equalInts(got, []int{1, 3}) {
 		t.Fatalf("a's ranks: %v", got)
 	}

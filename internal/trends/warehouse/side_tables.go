@@ -141,6 +141,9 @@ func (w *Warehouse) refreshSeasonalityNow(ctx context.Context, ds int) error {
 	if err := prepareNextStats(ctx, tx, ds); err != nil {
 		return err
 	}
+	if err := writeTermKeys(ctx, tx, ds); err != nil { // the import's new keys, sorted in
+		return err
+	}
 	w.at(StepBackground)
 	return tx.Commit()
 }
