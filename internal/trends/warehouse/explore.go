@@ -212,17 +212,6 @@ func (q ExploreQuery) orderBy() string {
 	return fmt.Sprintf("%s %s nulls last, s.term_id", col, dir)
 }
 
-// pickKey is a value whose ascending order is orderBy's, for arg_min to pick a list's top
-// rows by: NULLs last, the key (negated for a descending sort: every sort key but the term is
-// a number), then the term id.
-func (q ExploreQuery) pickKey() string {
-	col, dir := q.sortKey()
-	if dir == "desc" {
-		col = "-(" + col + ")"
-	}
-	return fmt.Sprintf("{n: (%[1]s) is null, k: %[1]s, t: s.term_id}", col)
-}
-
 var termRowColumns = `s.term, s.rank, s.rank_1, s.rank_4, s.rank_13, s.rank_52, ` + changeSQL(1) + `, ` + changeSQL(4) + `, ` + changeSQL(13) + `, ` + changeSQL(52) + `,
 	s.periods_present, s.is_new, s.breakout, s.click_conc, s.conv_conc, s.seasonality, s.coming_up, s.spark,
 	s.brand1, s.cat1, s.asin1_code`
