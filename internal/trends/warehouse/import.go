@@ -430,7 +430,7 @@ type rowBatch struct {
 // readBatches reads the source on its own goroutine. The batch channel closes at the end or on
 // an error; the error (nil at EOF) then arrives on the second channel.
 func readBatches(ctx context.Context, src RowSource) (<-chan rowBatch, <-chan error) {
-	batches, errc := make(chan rowBatch, 4), make(chan error, 1)
+	batches, errc := make(chan rowBatch, batchesAhead), make(chan error, 1)
 	go func() {
 		defer close(batches)
 		first := 0
