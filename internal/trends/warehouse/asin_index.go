@@ -9,8 +9,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/sellertrends/sellertrends/internal/trends/asinindex"
 )
@@ -65,19 +63,6 @@ func (a *asinIndexFor) lookUpAll(codes []string, ids []int32) {
 		return
 	}
 	a.LookupAll(codes, ids)
-}
-
-// openASINIndexAside opens the store's ASIN index (openASINIndex) on its own goroutine, and
-// returns the function that waits for it. q must be left to it until then.
-func (w *Warehouse) openASINIndexAside(ctx context.Context, q queryer) func() *asinIndexFor {
-	opened := make(chan *asinIndexFor, 1)
-	go func() {
-		started := time.Now()
-		x := w.openASINIndex(ctx, q)
-		slog.Debug("import step", "step", "asin index", "found", x != nil, "took", time.Since(started))
-		opened <- x
-	}()
-	return sync.OnceValue(func() *asinIndexFor { return <-opened })
 }
 
 // openASINIndex opens the store's ASIN index and checks it against the dictionary as q sees it.

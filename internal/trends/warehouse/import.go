@@ -84,11 +84,11 @@ func (w *Warehouse) Import(ctx context.Context, src RowSource, opts ImportOption
 	if err != nil {
 		return nil, err
 	}
-	// The index is read while the parser starts on the report; the writers wait for it.
-	index := w.openASINIndexAside(ctx, conn)
-	defer func() { index().close() }() // before conn closes: the opening may be using it
-	staged, err := stageRows(ctx, conn, stage, paths, src, spill, names, index, opts.Progress)
-	names.asins = index()
+	opened := time.Now()
+	names.asins = w.openASINIndex(ctx, conn)
+	defer names.asins.close()
+	slog.Debug("import step", "step", "asin index", "found", names.asins != nil, "took", time.Since(opened))
+	staged, err := stageRows(ctx, conn, stage, paths, src, spill, names, opts.Progress)
 	names.asins.close() // its memory is DuckDB's again for the statements that follow
 	if err != nil {
 		return nil, err
@@ -272,10 +272,7 @@ func loadNames(ctx context.Context, conn *sql.Conn) (stageNames, error) {
 // through pipes, read while written) to ~2.6–2.9 s. DuckDB's appender took ~4 s per million
 // rows. Nothing of the file is held in Go memory beyond a few batches of rows and each
 // writer's current row group.
-//
-// The writers start once index (the ASIN index, opened aside) is ready; the parser does not
-// wait for it, and runs ahead by up to batchesAhead batches meanwhile.
-func stageRows(ctx context.Context, conn *sql.Conn, stage string, paths []string, src RowSource, spill *titleSpill, names stageNames, index func() *asinIndexFor, progress func(int64)) (stagedCounts, error) {
+func stageRows(ctx context.Context, conn *sql.Conn, stage string, paths []string, src RowSource, spill *titleSpill, names stageNames, progress func(int64)) (stagedCounts, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	count := newRowCounter(progress)
@@ -285,8 +282,6 @@ func stageRows(ctx context.Context, conn *sql.Conn, stage string, paths []string
 	written := make(chan error, len(paths))
 	for i := range paths {
 		go func() {
-			names := names
-			names.asins = index()
 			err := writeStaged(paths[i], batches, spill, names, count)
 			if err != nil {
 				cancel()
@@ -417,9 +412,10 @@ const (
 	stageBatchBytes = 2 << 20
 )
 
-// batchesAhead is how many batches the parser may have waiting for the writers. While the
-// ASIN index is read (0.35 s for 15M ASINs on one core) the parser runs ahead on the other.
-const batchesAhead = 64
+// batchesAhead is how many batches the parser may have waiting for the writers. Reading the
+// ASIN index beside the parser, with 64 batches ahead, was no faster and raised the import's
+// peak memory (machine T12, docs/benchmarks.md).
+const batchesAhead = 4
 
 // rowBatch is a run of the report's rows; first is the ordinal of its first row.
 type rowBatch struct {
