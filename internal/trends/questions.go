@@ -2,6 +2,7 @@ package trends
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -39,16 +40,32 @@ func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*w
 		return
 	}
 	v, err := fn(d, dp)
-	if errors.Is(err, warehouse.ErrNotFound) {
-		err = httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Not found in this dataset")
-	}
-	err = periodError(err)
 	if err != nil {
-		httpx.WriteError(w, r, err)
+		httpx.WriteError(w, r, questionError(w, r, err))
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, v)
 }
+
+// questionError is what a question that failed with err answers: 404 for what the dataset
+// lacks, 400 for a period it does not hold, 503 when DuckDB ran out of memory, else err.
+func questionError(w http.ResponseWriter, r *http.Request, err error) error {
+	switch {
+	case errors.Is(err, warehouse.ErrNotFound):
+		return httpx.NewError(http.StatusNotFound, "NOT_FOUND", "Not found in this dataset")
+	case warehouse.OutOfMemory(err):
+		// Logged for the operator (DUCKDB_MEMORY_LIMIT may be too small); the seller is told to
+		// retry rather than shown a server error.
+		slog.Error("trends: a question ran out of DuckDB's memory", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "60")
+		return errOutOfMemory
+	}
+	return periodError(err)
+}
+
+// errOutOfMemory answers a question DuckDB had no memory left for.
+var errOutOfMemory = httpx.NewError(http.StatusServiceUnavailable, "TRENDS_BUSY",
+	"The server is short of memory for this question just now: please try again in a minute")
 
 func (s *Service) summary(w http.ResponseWriter, r *http.Request) {
 	s.withDataset(w, r, func(d *warehouse.Dataset, dp *depth) (any, error) {

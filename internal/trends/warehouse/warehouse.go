@@ -26,6 +26,14 @@ import (
 // ErrNotFound is returned for an unknown dataset, term, product or brand.
 var ErrNotFound = errors.New("not found")
 
+// OutOfMemory says whether err is DuckDB running out of its memory limit: a heavy question
+// (a past period's first list computes 3M terms' measures) at a moment when the limit is
+// taken, not a broken request or store; asked again later, it may well pass.
+func OutOfMemory(err error) bool {
+	var e *duckdb.Error
+	return errors.As(err, &e) && e.Type == duckdb.ErrorTypeOutOfMemory
+}
+
 // Warehouse is the trends store of one process.
 type Warehouse struct {
 	db *sql.DB
