@@ -1,7 +1,6 @@
 package trends
 
 import (
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,24 +10,13 @@ import (
 
 	"github.com/sellertrends/sellertrends/internal/httpx"
 	"github.com/sellertrends/sellertrends/internal/trends/warehouse"
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse/duckdbtest"
 )
 
 // A question DuckDB runs out of memory for answers 503 with a retry hint, not a server error;
 // the error is DuckDB's own, from a statement that cannot fit its limit.
 func TestQuestionOutOfMemoryAnswers503(t *testing.T) {
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`set memory_limit = '16MB'`); err != nil {
-		t.Fatal(err)
-	}
-	_, dbErr := db.Exec(`create temp table t as select list(range) l from range(20000000)`)
-	if dbErr == nil {
-		t.Fatal("a 20M-element list fit in 16 MB")
-	}
+	dbErr := duckdbtest.OutOfMemoryError(t)
 	cases := []struct {
 		err    error
 		status int

@@ -5,30 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/sellertrends/sellertrends/internal/trends/warehouse/duckdbtest"
 )
 
-// outOfMemoryError runs a statement that cannot fit DuckDB's memory limit (a list aggregate
-// cannot spill) and returns its error, wrapped as the warehouse wraps errors.
-func outOfMemoryError(t *testing.T) error {
-	t.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`set memory_limit = '16MB'`); err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.Exec(`create temp table t as select list(range) l from range(20000000)`)
-	if err == nil {
-		t.Fatal("a 20M-element list fit in 16 MB")
-	}
-	return fmt.Errorf("measures at a past period: %w", err)
-}
-
 func TestOutOfMemoryKnowsDuckDBsError(t *testing.T) {
-	if err := outOfMemoryError(t); !OutOfMemory(err) {
+	// wrapped as the warehouse wraps the errors of its statements
+	err := fmt.Errorf("measures at a past period: %w", duckdbtest.OutOfMemoryError(t))
+	if !OutOfMemory(err) {
 		t.Fatalf("not recognised as out of memory: %v", err)
 	}
 	if OutOfMemory(nil) || OutOfMemory(errors.New("Out of Memory Error: a message, not DuckDB's error")) {
