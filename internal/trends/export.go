@@ -31,8 +31,8 @@ func writeCSV(w http.ResponseWriter, r *http.Request, filename string, header []
 	}
 	switch {
 	case err == nil:
-	case !out.sent:
-		httpx.WriteError(w, r, err)
+	case !out.sent: // nothing went out yet: answered as a question that failed
+		httpx.WriteError(w, r, questionError(w, r, err))
 	default:
 		if !errors.Is(err, context.Canceled) {
 			slog.Error("export stopped; the download is aborted", slog.Group("request", "method", r.Method, "path", r.URL.Path), "error", err)

@@ -49,3 +49,18 @@ func TestQuestionOutOfMemoryAnswers503(t *testing.T) {
 		}
 	}
 }
+
+// An export DuckDB runs out of memory for before its first row answers the same 503.
+func TestExportOutOfMemoryAnswers503(t *testing.T) {
+	dbErr := duckdbtest.OutOfMemoryError(t)
+	w, r := httptest.NewRecorder(), httptest.NewRequest("GET", "/api/trends/terms.csv", nil)
+	writeCSV(w, r, "x.csv", []string{"term"}, func(func([]string) error) error {
+		return fmt.Errorf("explore: %w", dbErr)
+	})
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("status %d, Retry-After %q, body %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	if ct := w.Header().Get("Content-Type"); ct == "text/csv; charset=utf-8" {
+		t.Fatalf("an error answered as CSV: %s", w.Body)
+	}
+}
