@@ -547,8 +547,8 @@ func (w *Warehouse) buildPeriodRows(ctx context.Context, conn *sql.Conn, stage s
 	ids := t.asinIDs
 	// A row's term id is the dictionary's (t.id) or, for a new term, the one just numbered
 	// (n.id); the join with the new terms matches only their rows (t.term is NULL for the
-	// others). Joined here, the ids need no table of their own: writing one took 0.12-0.16 s
-	// for 2.67M rows.
+	// others). Joined here, the ids need no table of their own: writing one took 0.03-0.06 s
+	// for 2.67M rows (machine T13).
 	periodRows := step{"period rows", `create temp table ` + t.rows + ` as select coalesce(t.id, n.id) term_id, s.rank, s.department,
 			coalesce(s.asin_id1, a1.id) asin1, coalesce(s.asin_id2, a2.id) asin2, coalesce(s.asin_id3, a3.id) asin3, s.click1, s.click2, s.click3, s.conv1, s.conv2, s.conv3,
 			s.brand1, s.brand2, s.brand3, s.cat1, s.cat2, s.cat3, s.term, s.asin1 code
