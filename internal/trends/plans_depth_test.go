@@ -64,6 +64,17 @@ func setPlan(t *testing.T, st *store.Store, ws, planName string) {
 	}
 }
 
+// get200 sends a GET and returns its JSON body, failing the test with the status and body
+// when the answer is not 200.
+func get200(t *testing.T, c *testkit.Client, path string) map[string]any {
+	t.Helper()
+	res := c.Do("GET", path, nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, res.Status, res.Body)
+	}
+	return res.JSON(t)
+}
+
 // refusedFor checks a 403 PLAN_LIMIT_REACHED whose message names the plan that lifts it.
 func refusedFor(t *testing.T, what string, res testkit.Response, upgrade string) {
 	t.Helper()
@@ -87,7 +98,7 @@ func TestPlanHistoryDepth(t *testing.T) {
 			t.Fatalf("job %v", j)
 		}
 	}
-	ds := fmt.Sprint(c.Do("GET", "/api/trends/"+ws+"/datasets", nil).JSON(t)["datasets"].([]any)[0].(map[string]any)["id"])
+	ds := fmt.Sprint(get200(t, c, "/api/trends/"+ws+"/datasets")["datasets"].([]any)[0].(map[string]any)["id"])
 	base := "/api/trends/" + ws + "/datasets/" + ds
 	if res := c.Do("POST", "/api/workspaces/"+ws+"/watchlist", map[string]string{"kind": "term", "value": "paper towels"}); res.Status != 201 {
 		t.Fatalf("watch: %d %s", res.Status, res.Body)
@@ -101,7 +112,7 @@ func TestPlanHistoryDepth(t *testing.T) {
 		t.Run(c2.plan, func(t *testing.T) {
 			setPlan(t, st, ws, c2.plan)
 			limited := c2.plan == "free"
-			sum := c.Do("GET", base+"/summary", nil).JSON(t)
+			sum := get200(t, c, base+"/summary")
 			if n := len(sum["periods"].([]any)); n != c2.periods {
 				t.Errorf("summary: %d periods, want %d", n, c2.periods)
 			}
@@ -112,17 +123,17 @@ func TestPlanHistoryDepth(t *testing.T) {
 			if limited != strings.HasPrefix(first, floor) {
 				t.Errorf("summary: oldest period shown %s", first)
 			}
-			ov := c.Do("GET", base+"/overview", nil).JSON(t)
+			ov := get200(t, c, base+"/overview")
 			if n := len(ov["summary"].(map[string]any)["periods"].([]any)); n != c2.periods {
 				t.Errorf("overview: %d periods", n)
 			}
-			dsets := c.Do("GET", "/api/trends/"+ws+"/datasets", nil).JSON(t)["datasets"].([]any)
+			dsets := get200(t, c, "/api/trends/"+ws+"/datasets")["datasets"].([]any)
 			if n := dsets[0].(map[string]any)["periods"]; n != float64(c2.periods) {
 				t.Errorf("datasets: %v periods", n)
 			}
 
 			// Lists: the rank 13 periods ago is older than Free shows.
-			page := c.Do("GET", base+"/terms?q=paper+towels&match=prefix&limit=1", nil).JSON(t)
+			page := get200(t, c, base+"/terms?q=paper+towels&match=prefix&limit=1")
 			row := page["rows"].([]any)[0].(map[string]any)
 			ago := row["ranksAgo"].([]any)
 			if ago[1] == nil || limited != (ago[2] == nil) || limited != (row["changes"].([]any)[2] == nil) {
@@ -131,22 +142,22 @@ func TestPlanHistoryDepth(t *testing.T) {
 			if want := float64(c2.periods); row["periodsPresent"] != want {
 				t.Errorf("terms: periodsPresent %v, want %v", row["periodsPresent"], want)
 			}
-			hist := c.Do("GET", base+"/history?term=paper+towels", nil).JSON(t)["terms"].([]any)[0].(map[string]any)
+			hist := get200(t, c, base+"/history?term=paper+towels")["terms"].([]any)[0].(map[string]any)
 			if n := len(hist["points"].([]any)); n != c2.periods {
 				t.Errorf("history: %d points", n)
 			}
 			if m := hist["measures"].(map[string]any); limited != (m["ranksAgo"].([]any)[2] == nil) || m["periodsPresent"] != float64(c2.periods) {
 				t.Errorf("history measures %v", m)
 			}
-			prod := c.Do("GET", base+"/products/B0DJOYKVJ9", nil).JSON(t)["terms"].([]any)
+			prod := get200(t, c, base+"/products/B0DJOYKVJ9")["terms"].([]any)
 			if n := len(prod[0].(map[string]any)["points"].([]any)); n != c2.periods {
 				t.Errorf("product: %d points", n)
 			}
-			brand := c.Do("GET", base+"/brands/Juniper%20%26%20Jade", nil).JSON(t)["terms"].([]any)
+			brand := get200(t, c, base+"/brands/Juniper%20%26%20Jade")["terms"].([]any)
 			if n := len(brand[0].(map[string]any)["points"].([]any)); n != c2.periods {
 				t.Errorf("brand: %d points", n)
 			}
-			root := c.Do("GET", base+"/root-words?phrase=paper", nil).JSON(t)
+			root := get200(t, c, base+"/root-words?phrase=paper")
 			if n := len(root["rootWord"].(map[string]any)["points"].([]any)); n != c2.periods {
 				t.Errorf("root words: %d points", n)
 			}

@@ -43,6 +43,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 	// older snapshot cannot finish last.
 	w.histBuildMu.Lock()
 	defer w.histBuildMu.Unlock()
+	tables := w.copyTablesOf(ds) // before the transaction: copyTablesOf
 	tx, err := beginTx(ctx, w.db)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (w *Warehouse) refreshHistoryFile(ctx context.Context, ds int) error {
 		}
 	}
 	start := time.Now()
-	if err := w.writeHistoryFile(ctx, stop, tx, ds, path, loaded, inCopy); err != nil {
+	if err := w.writeHistoryFile(ctx, stop, tx, tables, ds, path, loaded, inCopy); err != nil {
 		return err
 	}
 	w.hist.drop(path, ds, false)
@@ -142,7 +143,7 @@ func datasetPeriods(ctx context.Context, tx *sql.Tx, ds int) (map[int]time.Time,
 
 // writeHistoryFile writes the file from the rows of the loaded periods, from the copy for those
 // it holds (inCopy) and from fact for the others, a slice of term ids at a time.
-func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds int, path string, loaded map[int]time.Time, inCopy map[int]bool) error {
+func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, tables copyTables, ds int, path string, loaded map[int]time.Time, inCopy map[int]bool) error {
 	var periods []histfile.Period
 	var held, fresh []string
 	for idx, at := range loaded {
@@ -153,7 +154,7 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 			fresh = append(fresh, strconv.Itoa(idx))
 		}
 	}
-	b := &historyBuild{tx: tx, ds: ds, w: w, names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}},
+	b := &historyBuild{tx: tx, tables: tables, ds: ds, w: w, names: map[string]map[int64][2]string{"asin": {}, "brand": {}, "category": {}},
 		columns: map[int]int{}}
 	for i, p := range periods {
 		b.columns[int(p.Idx)] = i
@@ -199,10 +200,11 @@ func (w *Warehouse) writeHistoryFile(ctx, stop context.Context, tx *sql.Tx, ds i
 
 // historyBuild is one build of a history file.
 type historyBuild struct {
-	tx  *sql.Tx
-	ds  int
-	w   *Warehouse
-	out *histfile.Writer
+	tx     *sql.Tx
+	tables copyTables // those tx sees
+	ds     int
+	w      *Warehouse
+	out    *histfile.Writer
 	// demand gets each term's weight per period (root_word_file.go), in columns' order.
 	demand  *demandfile.Writer
 	columns map[int]int
@@ -326,7 +328,7 @@ func (b *historyBuild) writePending(ctx context.Context, terms map[int64]string,
 
 // productNames reads the codes and titles of the slice's products from the products table.
 func (b *historyBuild) productNames(ctx context.Context, from, to int64) error {
-	if !b.w.products.holds(b.ds) {
+	if !b.tables.products {
 		return nil
 	}
 	rows, err := b.tx.QueryContext(ctx, fmt.Sprintf(`select distinct asin_id, asin, title from %s where term_id >= %d and term_id < %d`,

@@ -74,13 +74,15 @@ const PresenceWindow = 13
 // presence finds the terms where slot column = id in the recent periods (best rank first, at
 // most limit), then reads their whole histories from the term-ordered copy and fact.
 func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id, limit int) (*Presence, error) {
+	tables := w.copyTablesOf(d.ID) // before the snapshot: copyTablesOf
 	tx, periods, err := w.snapshot(ctx, d.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	presenceSnapshotTaken()
 	match := fmt.Sprintf("(%[1]s1 = %[2]d or %[1]s2 = %[2]d or %[1]s3 = %[2]d)", column, id)
-	terms, err := w.presentTerms(ctx, tx, d.ID, periods, column, id, match, limit)
+	terms, err := presentTerms(ctx, tx, tables, d.ID, periods, column, id, match, limit)
 	if err != nil {
 		return nil, fmt.Errorf("presence: %w", err)
 	}
@@ -109,6 +111,9 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 	sort.SliceStable(p.Terms, func(i, j int) bool { return p.Terms[i].Latest < p.Terms[j].Latest })
 	return p, nil
 }
+
+// presenceSnapshotTaken runs once a page's snapshot is taken; a test builds the lists there.
+var presenceSnapshotTaken = func() {}
 
 // presenceRows are the rows of the page's terms where the product or brand is in the top 3,
 // each term's by period. They come from the history file when it holds the snapshot's periods
@@ -210,8 +215,8 @@ func scanPresent(rows *sql.Rows, err error) ([]presentTerm, error) {
 // presentTerms lists the terms of a page, best rank first: from the lists (term_items) for a
 // product or brand in at most maxListedTerms of their terms, from term_tops (term_tops.go) for
 // one in more when they prove the page, and from fact otherwise.
-func (w *Warehouse) presentTerms(ctx context.Context, tx *sql.Tx, ds int, periods map[int]bool, column string, id int, match string, limit int) ([]presentTerm, error) {
-	if !w.products.holds(ds) {
+func presentTerms(ctx context.Context, tx *sql.Tx, tables copyTables, ds int, periods map[int]bool, column string, id int, match string, limit int) ([]presentTerm, error) {
+	if !tables.products {
 		return presentTermsSQL(ctx, tx, ds, periods, match, limit)
 	}
 	var n int
@@ -222,7 +227,7 @@ func (w *Warehouse) presentTerms(ctx context.Context, tx *sql.Tx, ds int, period
 	if n <= maxListedTerms {
 		return presentTermsListed(ctx, tx, ds, column, id, match, limit)
 	}
-	if w.tops.holds(ds) {
+	if tables.tops {
 		terms, ok, err := presentTermsTop(ctx, tx, ds, column, id, match, limit)
 		if err != nil || ok {
 			return terms, err

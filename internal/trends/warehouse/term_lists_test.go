@@ -228,3 +228,57 @@ func TestMissingTopsAreBuilt(t *testing.T) {
 		t.Fatalf("%d tables of the deleted dataset left in the copy file (%v)", left, err)
 	}
 }
+
+// A product or brand page whose snapshot began before the lists and tops were committed
+// answers from fact, as its snapshot holds them not: it used to read the flags set after the
+// commit and fail with "Table with name term_items_1 does not exist".
+func TestAPageOlderThanTheListsAnswersFromFact(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 10 {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.WaitBackground()
+	if err := w.Compact(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.ProductTerms(ctx, d, "B0LIST0001", 50)
+	if err != nil || len(want.Terms) == 0 {
+		t.Fatalf("with the lists: %v %v", want, err)
+	}
+	err = execAll(ctx, w.db, `drop table `+productsTable(d.ID), `drop table `+ranksTable(d.ID), `drop table `+itemsTable(d.ID),
+		`drop table `+topsTable(d.ID), `drop table `+topsPeriodsTable(d.ID), `drop table `+topsItemsTable(d.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []*productTables{w.products, w.tops} {
+		set.mu.Lock()
+		delete(set.has, d.ID)
+		set.mu.Unlock()
+	}
+	built := false
+	defer func() { presenceSnapshotTaken = func() {} }()
+	presenceSnapshotTaken = func() {
+		if built {
+			return
+		}
+		built = true
+		if err := w.ensureProducts(ctx, d.ID); err != nil {
+			t.Error(err)
+		}
+	}
+	got, err := w.ProductTerms(ctx, d, "B0LIST0001", 50)
+	if err != nil {
+		t.Fatalf("a page whose snapshot precedes the lists: %v", err)
+	}
+	if !w.products.holds(d.ID) || !w.tops.holds(d.ID) {
+		t.Fatal("the lists were not built during the page")
+	}
+	a, _ := json.Marshal(want)
+	b, _ := json.Marshal(got)
+	if string(a) != string(b) {
+		t.Errorf("answers differ:\nlists %s\nfact  %s", a, b)
+	}
+}

@@ -71,6 +71,20 @@ func (p *productTables) holds(ds int) bool {
 	return p.has[ds]
 }
 
+// copyTables says which of the tables built beside a dataset's copy exist.
+type copyTables struct {
+	products bool // products_by_term, term_ranks and term_items (term_lists.go)
+	tops     bool // term_tops (term_tops.go)
+}
+
+// copyTablesOf says which of dataset ds's copy tables a transaction begun after this call
+// sees. It must be read before the transaction begins: the flags are set once a build has
+// committed, so one set after a question's snapshot began names tables the snapshot lacks
+// (a product page then failed with "Table with name term_items_1 does not exist").
+func (w *Warehouse) copyTablesOf(ds int) copyTables {
+	return copyTables{products: w.products.holds(ds), tops: w.tops.holds(ds)}
+}
+
 // loadProductTables lists the datasets whose copy has its products table and the lists
 // (term_lists.go): a copy from before the lists gets them from the same background build as
 // one without products.
