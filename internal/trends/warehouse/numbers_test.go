@@ -354,6 +354,8 @@ func TestNewWithFewerThanFourEarlierPeriods(t *testing.T) {
 // it answered when that period was the latest, and a history the measures as they stood then
 // (computed from the history itself, by the same definitions).
 func TestMeasuresAtAPastPeriod(t *testing.T) {
+	defer func(n int64) { pastChunk = n }(pastChunk)
+	pastChunk = 7 // the past period's ~100 terms in many statements
 	w := openTemp(t)
 	files := seriesFiles(t, 8)
 	importFiles(t, w, "ws", files[:5]...)

@@ -204,6 +204,15 @@ func (c *pastCache) releaseLocked() {
 	c.conn, c.table, c.key = nil, "", pastKey{}
 }
 
+// pastChunk is how many term ids one statement of pastMeasures covers: half of an import's
+// statsChunk, since a past period's measures are computed at the answering memory limit
+// (DUCKDB_MEMORY_LIMIT), not the import's. On the 3M x 156 set (machine T14, alternating in one
+// process) ranges of 1M terms ran out of memory at 256 MB where 500k finished; at 384 MB they
+// spilled ~1.1 GB against ~0.4 GB and took 10.5-10.8 s against 7.0-7.2; at 512 MB, 7.1-9.3 s
+// (median 8.3) against 6.1-7.8 (median 6.6). At 512 MB, 1M ranges had run out of memory once
+// in 14 benchmark runs on machine T13. Ranges of 250k were no faster (7.0-7.9 s).
+var pastChunk int64 = 500_000 // tests make it small
+
 // pastMeasures fills table (created here, temporary) with the measures of period idx.
 func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes string) error {
 	var maxID sql.NullInt64
@@ -238,7 +247,7 @@ func pastMeasures(ctx context.Context, tx *sql.Tx, ds, idx int, table, codes str
 	in := measuresInputs{target: table, presence: presence,
 		season: `(select null::integer as term_id, null::double as seasonality where false)`}
 	q := measuresSQL(ds, idx, 1, table+"_old", false, latest, in)
-	for _, r := range termRanges(maxID.Int64, statsChunk) {
+	for _, r := range termRanges(maxID.Int64, pastChunk) {
 		if _, err := tx.ExecContext(ctx, q, r[0], r[1]); err != nil {
 			return err
 		}
