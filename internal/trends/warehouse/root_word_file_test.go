@@ -109,15 +109,7 @@ func testRootWordsFromTheDemandFile(t *testing.T, stored bool) {
 func TestDamagedDemandFileIsRewritten(t *testing.T) {
 	ctx := context.Background()
 	w := openTemp(t)
-	rng := rand.New(rand.NewPCG(21, 22))
-	for i := range 6 {
-		load(t, w, "ws", mixedWeek(i, rng))
-	}
-	d := dataset(t, w, "ws")
-	w.WaitBackground()
-	if err := w.Compact(ctx, d.ID); err != nil {
-		t.Fatal(err)
-	}
+	d := loadCompacted(t, w, 6, rand.New(rand.NewPCG(21, 22)))
 	if err := w.RefreshHistoryFiles(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,21 @@ func mixedWeek(n int, rng *rand.Rand) *memSource {
 	return src
 }
 
+// loadCompacted loads weeks mixed weeks into workspace "ws" and rebuilds the dataset's copy
+// with its lists and tops once the background job is done.
+func loadCompacted(t *testing.T, w *Warehouse, weeks int, rng *rand.Rand) *Dataset {
+	t.Helper()
+	for i := range weeks {
+		load(t, w, "ws", mixedWeek(i, rng))
+	}
+	d := dataset(t, w, "ws")
+	w.WaitBackground()
+	if err := w.Compact(context.Background(), d.ID); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // withoutLists runs fn as if the dataset had no lists, so its questions take the SQL over fact.
 func withoutLists(w *Warehouse, ds int, fn func()) {
 	w.products.mu.Lock()
@@ -190,15 +205,7 @@ func TestMissingTopsAreBuilt(t *testing.T) {
 	maxListedTerms = 4
 	path := filepath.Join(t.TempDir(), "trends.duckdb")
 	w := openAt(t, path)
-	rng := rand.New(rand.NewPCG(5, 6))
-	for i := range 10 {
-		load(t, w, "ws", mixedWeek(i, rng))
-	}
-	d := dataset(t, w, "ws")
-	w.WaitBackground()
-	if err := w.Compact(ctx, d.ID); err != nil {
-		t.Fatal(err)
-	}
+	d := loadCompacted(t, w, 10, rand.New(rand.NewPCG(5, 6)))
 	if err := execAll(ctx, w.db, `drop table `+topsTable(d.ID), `drop table `+topsPeriodsTable(d.ID), `drop table `+topsItemsTable(d.ID)); err != nil {
 		t.Fatal(err)
 	}
@@ -235,15 +242,7 @@ func TestMissingTopsAreBuilt(t *testing.T) {
 func TestAPageOlderThanTheListsAnswersFromFact(t *testing.T) {
 	ctx := context.Background()
 	w := openTemp(t)
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := range 10 {
-		load(t, w, "ws", mixedWeek(i, rng))
-	}
-	d := dataset(t, w, "ws")
-	w.WaitBackground()
-	if err := w.Compact(ctx, d.ID); err != nil {
-		t.Fatal(err)
-	}
+	d := loadCompacted(t, w, 10, rand.New(rand.NewPCG(7, 8)))
 	want, err := w.ProductTerms(ctx, d, "B0LIST0001", 50)
 	if err != nil || len(want.Terms) == 0 {
 		t.Fatalf("with the lists: %v %v", want, err)
