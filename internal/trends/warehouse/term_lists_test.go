@@ -252,18 +252,9 @@ func TestAPageOlderThanTheListsAnswersFromFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, set := range []*productTables{w.products, w.tops} {
-		set.mu.Lock()
-		delete(set.has, d.ID)
-		set.mu.Unlock()
-	}
-	built := false
+	w.forgetDatasets([]Dataset{*d}) // the flags go as the tables did
 	defer func() { presenceSnapshotTaken = func() {} }()
 	presenceSnapshotTaken = func() {
-		if built {
-			return
-		}
-		built = true
 		if err := w.ensureProducts(ctx, d.ID); err != nil {
 			t.Error(err)
 		}
