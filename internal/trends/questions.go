@@ -41,10 +41,20 @@ func (s *Service) withDataset(w http.ResponseWriter, r *http.Request, fn func(*w
 	}
 	v, err := fn(d, dp)
 	if err != nil {
-		httpx.WriteError(w, r, questionError(w, r, err))
+		httpx.WriteError(w, r, s.datasetQuestionError(w, r, d, err))
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, v)
+}
+
+// datasetQuestionError is what a question on dataset d that failed with err answers: 404 when
+// the dataset's workspace was deleted while it was asked (it may have failed on a table the
+// deletion dropped), else questionError's answer.
+func (s *Service) datasetQuestionError(w http.ResponseWriter, r *http.Request, d *warehouse.Dataset, err error) error {
+	if s.wh.Deleted(d.ID) {
+		return errNoDataset
+	}
+	return questionError(w, r, err)
 }
 
 // questionError is what a question that failed with err answers: 404 for what the dataset

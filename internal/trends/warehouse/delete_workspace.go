@@ -18,6 +18,9 @@ func (w *Warehouse) DeleteWorkspace(ctx context.Context, workspace string) error
 	}
 	w.preemptBackground()
 	defer w.lockWriter(ctx)()
+	for _, d := range sets {
+		w.deleted.Store(d.ID, true)
+	}
 	tables, err := queryRows(ctx, w, `select c.database_name, c.schema_name, c.table_name from duckdb_columns() c
 		join duckdb_tables() t using (database_name, schema_name, table_name)
 		where c.column_name = 'dataset_id' and c.database_name in (current_database(), ?)`, copyDB)
@@ -35,6 +38,15 @@ func (w *Warehouse) DeleteWorkspace(ctx context.Context, workspace string) error
 	w.forgetDatasets(sets)
 	w.removeHistoryFiles(sets)
 	return nil
+}
+
+// Deleted says whether the deletion of dataset id has begun. A question that read the
+// dataset's state before a deletion committed and its tables after fails on a table that is
+// gone; its caller answers that the dataset is not found rather than with a server error. Ids
+// are never reused, so the mark stays: a deletion that fails midway is retried, not undone.
+func (w *Warehouse) Deleted(id int) bool {
+	_, ok := w.deleted.Load(id)
+	return ok
 }
 
 // deleteDatasetsIn deletes the datasets' rows and tables in one attached database: the copy

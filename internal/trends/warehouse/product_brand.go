@@ -75,6 +75,7 @@ const PresenceWindow = 13
 // most limit), then reads their whole histories from the term-ordered copy and fact.
 func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id, limit int) (*Presence, error) {
 	tables := w.copyTablesOf(d.ID) // before the snapshot: copyTablesOf
+	presenceTablesRead()
 	tx, periods, err := w.snapshot(ctx, d.ID)
 	if err != nil {
 		return nil, err
@@ -113,7 +114,9 @@ func (w *Warehouse) presence(ctx context.Context, d *Dataset, column string, id,
 }
 
 // presenceSnapshotTaken runs once a page's snapshot is taken; a test builds the lists there.
-var presenceSnapshotTaken = func() {}
+// presenceTablesRead runs between reading the flags and taking the snapshot; a test deletes
+// the workspace there.
+var presenceSnapshotTaken, presenceTablesRead = func() {}, func() {}
 
 // presenceRows are the rows of the page's terms where the product or brand is in the top 3,
 // each term's by period. They come from the history file when it holds the snapshot's periods

@@ -272,3 +272,27 @@ func TestAPageOlderThanTheListsAnswersFromFact(t *testing.T) {
 		t.Errorf("answers differ:\nlists %s\nfact  %s", a, b)
 	}
 }
+
+// A page that read which tables its dataset has before its workspace's deletion committed, and
+// took its snapshot after, asks for tables that are gone. By then the dataset is marked
+// deleted (Deleted), which is how the question's handler answers 404 instead of a server error.
+func TestAPageOfAWorkspaceDeletedMeanwhileFindsItMarked(t *testing.T) {
+	ctx := context.Background()
+	w := openTemp(t)
+	d := loadCompacted(t, w, 10, rand.New(rand.NewPCG(7, 8)))
+	if _, err := w.ProductTerms(ctx, d, "B0LIST0001", 50); err != nil || w.Deleted(d.ID) {
+		t.Fatalf("before the deletion: %v, marked deleted %v", err, w.Deleted(d.ID))
+	}
+	defer func() { presenceTablesRead = func() {} }()
+	presenceTablesRead = func() {
+		if err := w.DeleteWorkspace(ctx, "ws"); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := w.ProductTerms(ctx, d, "B0LIST0001", 50); err == nil {
+		t.Fatal("the page answered from the lists deleted before its snapshot: this test no longer sets up the race")
+	}
+	if !w.Deleted(d.ID) {
+		t.Fatal("the page failed on its deleted tables, and its dataset is not marked deleted")
+	}
+}

@@ -71,6 +71,8 @@ type Warehouse struct {
 	tops *productTables
 	// past: the last past period's measures (past.go).
 	past pastCache
+	// deleted holds the ids of datasets whose deletion has begun (delete_workspace.go).
+	deleted sync.Map
 
 	// Background work after imports (side_tables.go: seasonality, the term-ordered copy), one
 	// job per dataset at a time, rerun when another import lands meanwhile; Close cancels and
